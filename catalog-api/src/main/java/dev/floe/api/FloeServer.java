@@ -1,0 +1,168 @@
+package dev.floe.api;
+
+import dev.floe.api.http.CatalogContext;
+import dev.floe.api.http.IcebergRoutes;
+import dev.floe.api.http.RestRouter;
+import dev.floe.events.Topics;
+import dev.floe.infra.config.FloeConfig;
+import dev.floe.infra.kafka.EmbeddedKafkaBroker;
+import dev.floe.infra.kafka.TopicProvisioner;
+import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.processor.kafka.CatalogTopology;
+import dev.floe.processor.kafka.StreamsSettings;
+import dev.floe.projections.StreamsCatalogQueries;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: starts (or joins) Kafka, the processor, the command gateway and the HTTP
+ * server, and stops them in reverse order.
+ */
+public final class FloeServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
+
+  private final FloeConfig config;
+  private EmbeddedKafkaBroker broker;
+  private KafkaStreams streams;
+  private CommandGateway gateway;
+  private Vertx vertx;
+  private HttpServer http;
+  private String bootstrapServers;
+  private volatile RestRouter router;
+
+  private FloeServer(FloeConfig config) {
+    this.config = config;
+  }
+
+  public static FloeServer start(FloeConfig config) {
+    FloeServer server = new FloeServer(config);
+    try {
+      server.startAll();
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void startAll() {
+    Topics topics = new Topics(config.topicPrefix());
+    if (config.embeddedKafka()) {
+      broker = new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
+      broker.start();
+      bootstrapServers = broker.bootstrapServers();
+    } else {
+      bootstrapServers = config.kafkaBootstrap();
+    }
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      TopicProvisioner.ensureTopics(admin, topics, config.partitions(), config.replicationFactor());
+    }
+    vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
+    http = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until ready.
+    http.requestHandler(
+        request -> {
+          RestRouter ready = router;
+          if (ready == null) {
+            request.response().setStatusCode(503).putHeader("Retry-After", "1").end();
+          } else {
+            ready.handle(request);
+          }
+        });
+    int port = await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
+    startStreams(topics, port);
+    String instanceId = "floe-" + UUID.randomUUID();
+    gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
+    CatalogContext catalog = new CatalogContext(config, new StreamsCatalogQueries(streams), gateway, vertx);
+    router = IcebergRoutes.router(catalog);
+    LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
+    this.port = port;
+  }
+
+  private int port;
+
+  public int port() {
+    return port;
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  private void startStreams(Topics topics, int port) {
+    String applicationServer = ("0.0.0.0".equals(config.host()) ? "localhost" : config.host()) + ":" + port;
+    streams =
+        new KafkaStreams(
+            CatalogTopology.build(topics, new MetadataFiles()),
+            StreamsSettings.of(config, bootstrapServers, applicationServer));
+    streams.setUncaughtExceptionHandler(
+        e -> {
+          LOG.error("Stream thread failed; replacing it", e);
+          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+        });
+    streams.start();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (streams.state() != KafkaStreams.State.RUNNING) {
+      if (System.nanoTime() > deadline || !streams.state().isRunningOrRebalancing()) {
+        throw new IllegalStateException("The command processor did not start: " + streams.state());
+      }
+      sleep(20);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (http != null) {
+      awaitQuietly(http.close());
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (streams != null) {
+      streams.close(Duration.ofSeconds(30));
+    }
+    if (vertx != null) {
+      awaitQuietly(vertx.close());
+    }
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static <T> T await(io.vertx.core.Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot start the HTTP server", e);
+    }
+  }
+
+  private static void awaitQuietly(io.vertx.core.Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Shutdown step did not finish cleanly: {}", e.toString());
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while starting", e);
+    }
+  }
+}

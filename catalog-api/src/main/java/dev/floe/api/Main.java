@@ -1,0 +1,99 @@
+package dev.floe.api;
+
+import dev.floe.infra.config.FloeConfig;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/** The {@code floe} command line. */
+public final class Main {
+  private static final String USAGE =
+      """
+      Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
+                        [--kafka host:port,...] [--config floe.properties]
+
+        --port       HTTP port of the Iceberg REST catalog (default 8181)
+        --host       address to listen on (default 0.0.0.0)
+        --data-dir   where the embedded broker, the stores and the default warehouse live
+        --kafka      use this Kafka cluster instead of starting an embedded broker
+        --config     a properties file; see README.md for every key
+      """;
+
+  private Main() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || !"serve".equals(args[0])) {
+      System.err.print(USAGE);
+      System.exit(args.length == 0 || "help".equals(args[0]) || "--help".equals(args[0]) ? 0 : 2);
+      return;
+    }
+    Map<String, String> overrides = new HashMap<>();
+    Path configFile = null;
+    for (int i = 1; i < args.length; i++) {
+      String flag = args[i];
+      if (i + 1 >= args.length) {
+        fail("Missing value for " + flag);
+      }
+      String value = args[++i];
+      switch (flag) {
+        case "--port" -> overrides.put("floe.port", value);
+        case "--host" -> overrides.put("floe.host", value);
+        case "--data-dir" -> overrides.put("floe.data-dir", value);
+        case "--kafka" -> overrides.put("floe.kafka.bootstrap-servers", value);
+        case "--config" -> configFile = Path.of(value);
+        default -> fail("Unknown option " + flag);
+      }
+    }
+    FloeConfig config = FloeConfig.load(configFile, overrides);
+    FloeServer server = FloeServer.start(config);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  stopped.countDown();
+                },
+                "floe-shutdown"));
+    System.out.println(banner(config, server.port()));
+    stopped.await();
+  }
+
+  static String banner(FloeConfig config, int port) {
+    String url = "http://localhost:" + port;
+    return """
+
+        Floe is serving the Iceberg REST catalog at %s
+          data directory: %s
+          kafka:          %s
+          warehouse:      %s -> %s
+
+        Spark:
+          --conf spark.sql.catalog.floe=org.apache.iceberg.spark.SparkCatalog
+          --conf spark.sql.catalog.floe.type=rest
+          --conf spark.sql.catalog.floe.uri=%s
+          --conf spark.sql.catalog.floe.warehouse=%s
+
+        PyIceberg:
+          from pyiceberg.catalog import load_catalog
+          catalog = load_catalog("floe", uri="%s", warehouse="%s")
+        """
+        .formatted(
+            url,
+            config.dataDir(),
+            config.embeddedKafka() ? "embedded (" + config.dataDir().resolve("kafka") + ")" : config.kafkaBootstrap(),
+            config.defaultWarehouse(),
+            config.warehouseRoot(config.defaultWarehouse()),
+            url,
+            config.defaultWarehouse(),
+            url,
+            config.defaultWarehouse());
+  }
+
+  private static void fail(String message) {
+    System.err.println(message);
+    System.err.print(USAGE);
+    System.exit(2);
+  }
+}

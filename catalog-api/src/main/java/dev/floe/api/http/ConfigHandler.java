@@ -1,0 +1,48 @@
+package dev.floe.api.http;
+
+import io.vertx.core.Future;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.rest.Endpoint;
+import org.apache.iceberg.rest.responses.ConfigResponse;
+
+/** {@code GET /v1/config}: the warehouse becomes the client's path prefix. */
+final class ConfigHandler {
+  /** Exactly the endpoints this server implements: clients skip what is not listed. */
+  static final List<Endpoint> ENDPOINTS =
+      List.of(
+          Endpoint.V1_LIST_NAMESPACES,
+          Endpoint.V1_LOAD_NAMESPACE,
+          Endpoint.V1_NAMESPACE_EXISTS,
+          Endpoint.V1_CREATE_NAMESPACE,
+          Endpoint.V1_UPDATE_NAMESPACE,
+          Endpoint.V1_DELETE_NAMESPACE,
+          Endpoint.V1_LIST_TABLES,
+          Endpoint.V1_LOAD_TABLE,
+          Endpoint.V1_TABLE_EXISTS,
+          Endpoint.V1_CREATE_TABLE,
+          Endpoint.V1_UPDATE_TABLE,
+          Endpoint.V1_DELETE_TABLE);
+
+  private final CatalogContext catalog;
+
+  ConfigHandler(CatalogContext catalog) {
+    this.catalog = catalog;
+  }
+
+  Future<HttpResult> handleGetConfig(RequestContext request) {
+    String warehouse = request.query("warehouse");
+    if (warehouse == null || warehouse.isEmpty()) {
+      warehouse = catalog.config().defaultWarehouse();
+    }
+    if (catalog.config().warehouseRoot(warehouse) == null) {
+      throw ApiException.noSuchWarehouse(warehouse);
+    }
+    ConfigResponse response =
+        ConfigResponse.builder()
+            .withOverrides(new java.util.HashMap<>(Map.of("prefix", warehouse)))
+            .withEndpoints(ENDPOINTS)
+            .build();
+    return Future.succeededFuture(HttpResult.json(response));
+  }
+}

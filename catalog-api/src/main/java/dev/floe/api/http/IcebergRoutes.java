@@ -1,0 +1,32 @@
+package dev.floe.api.http;
+
+import static io.vertx.core.http.HttpMethod.DELETE;
+import static io.vertx.core.http.HttpMethod.GET;
+import static io.vertx.core.http.HttpMethod.HEAD;
+import static io.vertx.core.http.HttpMethod.POST;
+
+/** The Iceberg REST routes Floe serves (the same set {@link ConfigHandler} advertises). */
+public final class IcebergRoutes {
+  private IcebergRoutes() {}
+
+  public static RestRouter router(CatalogContext catalog) {
+    ConfigHandler config = new ConfigHandler(catalog);
+    NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
+    TableHandlers tables = new TableHandlers(catalog);
+    String ns = "/v1/{prefix}/namespaces/{namespace}";
+    return new RestRouter()
+        .add(GET, "/v1/config", config::handleGetConfig)
+        .add(GET, "/v1/{prefix}/namespaces", namespaces::handleListNamespaces)
+        .add(POST, "/v1/{prefix}/namespaces", namespaces::handleCreateNamespace)
+        .add(GET, ns, namespaces::handleLoadNamespace)
+        .add(HEAD, ns, namespaces::handleNamespaceExists)
+        .add(DELETE, ns, namespaces::handleDropNamespace)
+        .add(POST, ns + "/properties", namespaces::handleUpdateProperties)
+        .add(GET, ns + "/tables", tables::handleListTables)
+        .add(POST, ns + "/tables", tables::handleCreateTable)
+        .add(GET, ns + "/tables/{table}", tables::handleLoadTable)
+        .add(HEAD, ns + "/tables/{table}", tables::handleTableExists)
+        .add(POST, ns + "/tables/{table}", tables::handleCommitTable)
+        .add(DELETE, ns + "/tables/{table}", tables::handleDropTable);
+  }
+}

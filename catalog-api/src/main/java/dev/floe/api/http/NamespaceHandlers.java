@@ -1,0 +1,122 @@
+package dev.floe.api.http;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.command.CreateNamespaceCommand;
+import dev.floe.events.command.DropNamespaceCommand;
+import dev.floe.events.command.UpdateNamespacePropertiesCommand;
+import dev.floe.events.state.NamespaceState;
+import dev.floe.projections.Page;
+import io.vertx.core.Future;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
+import org.apache.iceberg.rest.responses.CreateNamespaceResponse;
+import org.apache.iceberg.rest.responses.GetNamespaceResponse;
+import org.apache.iceberg.rest.responses.ListNamespacesResponse;
+import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
+
+/** The namespace routes of the Iceberg REST spec. */
+final class NamespaceHandlers {
+  private final CatalogContext catalog;
+
+  NamespaceHandlers(CatalogContext catalog) {
+    this.catalog = catalog;
+  }
+
+  Future<HttpResult> handleListNamespaces(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    String parentParam = request.query("parent");
+    Namespace parent =
+        parentParam == null || parentParam.isEmpty() ? Namespace.empty() : RequestContext.parseNamespace(parentParam);
+    String pageToken = request.query("pageToken");
+    Integer pageSize = request.pageSize();
+    return catalog
+        .read(
+            () -> {
+              if (!parent.isEmpty() && catalog.queries().namespace(warehouse, parent).isEmpty()) {
+                throw ApiException.noSuchNamespace(parent);
+              }
+              return catalog.queries().listNamespaces(warehouse, parent, pageToken, pageSize);
+            })
+        .map(
+            (Page<Namespace> page) ->
+                HttpResult.json(
+                    ListNamespacesResponse.builder()
+                        .addAll(page.items())
+                        .nextPageToken(page.nextPageToken())
+                        .build()));
+  }
+
+  Future<HttpResult> handleCreateNamespace(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    CreateNamespaceRequest body = request.body(CreateNamespaceRequest.class);
+    if (body.namespace().isEmpty()) {
+      throw ApiException.badRequest("Invalid namespace: empty");
+    }
+    CreateNamespaceCommand command =
+        new CreateNamespaceCommand(catalog.header(request), warehouse, body.namespace(), body.properties());
+    return catalog
+        .submit(command)
+        .map(
+            reply ->
+                HttpResult.json(
+                    CreateNamespaceResponse.builder()
+                        .withNamespace(body.namespace())
+                        .setProperties(reply.properties() == null ? new java.util.HashMap<>() : new java.util.HashMap<>(reply.properties()))
+                        .build()));
+  }
+
+  Future<HttpResult> handleLoadNamespace(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    return catalog
+        .read(() -> load(warehouse, namespace))
+        .map(
+            state ->
+                HttpResult.json(
+                    GetNamespaceResponse.builder()
+                        .withNamespace(namespace)
+                        .setProperties(new java.util.HashMap<>(state.properties()))
+                        .build()));
+  }
+
+  Future<HttpResult> handleNamespaceExists(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    return catalog.read(() -> load(warehouse, namespace)).map(state -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleDropNamespace(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    DropNamespaceCommand command =
+        new DropNamespaceCommand(catalog.header(request), warehouse, request.namespace());
+    return catalog.submit(command).map(reply -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleUpdateProperties(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    UpdateNamespacePropertiesRequest body = request.body(UpdateNamespacePropertiesRequest.class);
+    UpdateNamespacePropertiesCommand command =
+        new UpdateNamespacePropertiesCommand(
+            catalog.header(request), warehouse, namespace, body.updates(), body.removals());
+    return catalog.submit(command).map(NamespaceHandlers::updatedResponse);
+  }
+
+  private static HttpResult updatedResponse(CommandReply reply) {
+    return HttpResult.json(
+        UpdateNamespacePropertiesResponse.builder()
+            .addUpdated(reply.updated())
+            .addRemoved(reply.removed())
+            .addMissing(reply.missing())
+            .build());
+  }
+
+  private NamespaceState load(String warehouse, Namespace namespace) {
+    return catalog
+        .queries()
+        .namespace(warehouse, namespace)
+        .orElseThrow(() -> ApiException.noSuchNamespace(namespace));
+  }
+}

@@ -1,0 +1,101 @@
+package dev.floe.api.http;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTRequest;
+
+/** One request: its decoded path parameters, query and body, with the parsing rules of the spec. */
+public final class RequestContext {
+  /** The REST spec's separator of namespace levels in a path or query parameter. */
+  static final String NAMESPACE_SEPARATOR = "\u001f";
+
+  private final HttpServerRequest request;
+  private final Map<String, String> params;
+  private final Buffer body;
+
+  RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
+    this.request = request;
+    this.params = params;
+    this.body = body;
+  }
+
+  public String warehouse() {
+    return params.get("prefix");
+  }
+
+  public Namespace namespace() {
+    return parseNamespace(params.get("namespace"));
+  }
+
+  public TableIdentifier table() {
+    String name = params.get("table");
+    if (name.isEmpty()) {
+      throw ApiException.badRequest("Invalid table name: empty");
+    }
+    return TableIdentifier.of(namespace(), name);
+  }
+
+  public String query(String name) {
+    return request.getParam(name);
+  }
+
+  public String header(String name) {
+    return request.getHeader(name);
+  }
+
+  public Integer pageSize() {
+    String value = query("pageSize");
+    if (value == null || value.isEmpty()) {
+      return null;
+    }
+    try {
+      int size = Integer.parseInt(value);
+      if (size < 1) {
+        throw ApiException.badRequest("Invalid pageSize: %s (must be at least 1)", value);
+      }
+      return size;
+    } catch (NumberFormatException e) {
+      throw ApiException.badRequest("Invalid pageSize: %s", value);
+    }
+  }
+
+  static Namespace parseNamespace(String value) {
+    if (value == null || value.isEmpty()) {
+      throw ApiException.badRequest("Invalid namespace: empty");
+    }
+    String[] levels = value.split(NAMESPACE_SEPARATOR, -1);
+    if (Arrays.stream(levels).anyMatch(String::isEmpty)) {
+      throw ApiException.badRequest("Invalid namespace: empty level in %s", Namespace.of(levels));
+    }
+    return Namespace.of(levels);
+  }
+
+  /** Parses the body as an Iceberg REST request and runs its own validation. */
+  public <T extends RESTRequest> T body(Class<T> type) {
+    if (body == null || body.length() == 0) {
+      throw ApiException.badRequest("Missing request body for %s", type.getSimpleName());
+    }
+    T parsed;
+    try {
+      parsed = BodyParser.parse(body.getBytes(), type);
+    } catch (IOException | RuntimeException e) {
+      throw ApiException.badRequest("Malformed request body for %s: %s", type.getSimpleName(), BodyParser.describe(e));
+    }
+    if (parsed == null) {
+      throw ApiException.badRequest("Missing request body for %s", type.getSimpleName());
+    }
+    try {
+      parsed.validate();
+    } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
+      throw new ApiException(422, "UnprocessableEntityException", e.getMessage());
+    } catch (RuntimeException e) {
+      throw ApiException.badRequest("Invalid %s: %s", type.getSimpleName(), e.getMessage());
+    }
+    return parsed;
+  }
+}

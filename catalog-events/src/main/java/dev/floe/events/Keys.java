@@ -1,0 +1,48 @@
+package dev.floe.events;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Kafka record keys. A key decides the partition, and so the single writer that decides every
+ * command for that key.
+ *
+ * <ul>
+ *   <li>The warehouse key ({@code default}) owns the warehouse's directory: its namespaces and
+ *       the membership of every table name. All membership changes of a warehouse are decided
+ *       there, one at a time, which keeps "no table without its namespace" and "no drop of a
+ *       non-empty namespace" true without a lock.
+ *   <li>The table key ({@code default/db.sales/orders}) owns one table's metadata. Commits go
+ *       straight to it.
+ * </ul>
+ *
+ * Each name part is percent-encoded (and {@code .} as {@code %2E}), so names containing {@code
+ * .} or {@code /} never collide.
+ */
+public final class Keys {
+  private Keys() {}
+
+  public static String warehouse(String warehouse) {
+    return encode(warehouse);
+  }
+
+  public static String table(String warehouse, TableIdentifier identifier) {
+    return encode(warehouse) + "/" + namespace(identifier.namespace()) + "/" + encode(identifier.name());
+  }
+
+  public static String namespace(Namespace namespace) {
+    List<String> parts = new ArrayList<>();
+    for (String level : namespace.levels()) {
+      parts.add(encode(level));
+    }
+    return String.join(".", parts);
+  }
+
+  private static String encode(String part) {
+    return URLEncoder.encode(part, StandardCharsets.UTF_8).replace(".", "%2E").replace("+", "%20");
+  }
+}

@@ -1,0 +1,18 @@
+package dev.floe.events;
+
+/** Why the processor refused a command. Stable: these codes cross Kafka and live in the log. */
+public enum RejectionCode {
+  NAMESPACE_NOT_FOUND,
+  NAMESPACE_ALREADY_EXISTS,
+  NAMESPACE_NOT_EMPTY,
+  TABLE_NOT_FOUND,
+  TABLE_ALREADY_EXISTS,
+  REQUIREMENT_FAILED,
+  INVALID_REQUEST,
+  UNPROCESSABLE,
+  WAREHOUSE_NOT_FOUND,
+  /** The warehouse storage failed; nothing was applied and the client may retry. */
+  STORAGE_FAILED,
+  /** A bug: the processor could not decide the command; nothing was applied. */
+  INTERNAL_ERROR
+}

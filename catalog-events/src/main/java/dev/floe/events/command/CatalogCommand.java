@@ -1,0 +1,32 @@
+package dev.floe.events.command;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/** A request to change the catalog, on {@code floe.commands}. The processor decides it. */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = CreateNamespaceCommand.class, name = "create-namespace"),
+  @JsonSubTypes.Type(value = DropNamespaceCommand.class, name = "drop-namespace"),
+  @JsonSubTypes.Type(
+      value = UpdateNamespacePropertiesCommand.class,
+      name = "update-namespace-properties"),
+  @JsonSubTypes.Type(value = CreateTableCommand.class, name = "create-table"),
+  @JsonSubTypes.Type(value = DropTableCommand.class, name = "drop-table"),
+  @JsonSubTypes.Type(value = CommitTableCommand.class, name = "commit-table")
+})
+public sealed interface CatalogCommand
+    permits CreateNamespaceCommand,
+        DropNamespaceCommand,
+        UpdateNamespacePropertiesCommand,
+        CreateTableCommand,
+        DropTableCommand,
+        CommitTableCommand {
+
+  CommandHeader header();
+
+  String warehouse();
+
+  /** The Kafka key, and so the partition whose single writer decides this command. */
+  String key();
+}

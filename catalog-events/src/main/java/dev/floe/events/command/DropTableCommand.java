@@ -1,0 +1,24 @@
+package dev.floe.events.command;
+
+import dev.floe.events.Keys;
+import java.util.Objects;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+public record DropTableCommand(
+    CommandHeader header, String warehouse, TableIdentifier identifier, boolean purgeRequested)
+    implements CatalogCommand {
+  public DropTableCommand {
+    Objects.requireNonNull(header, "header");
+    Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(identifier, "identifier");
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+
+  public String tableKey() {
+    return Keys.table(warehouse, identifier);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * @param updated the keys set, with their new values
+ * @param removed the keys that existed and were removed
+ */
+public record NamespacePropertiesUpdatedEvent(
+    String warehouse,
+    Namespace namespace,
+    Map<String, String> updated,
+    List<String> removed,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+  public NamespacePropertiesUpdatedEvent {
+    updated = updated == null ? Map.of() : Map.copyOf(updated);
+    removed = removed == null ? List.of() : List.copyOf(removed);
+  }
+
+  @Override
+  public String subject() {
+    return namespace.toString();
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+}

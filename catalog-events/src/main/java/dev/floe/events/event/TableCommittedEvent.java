@@ -1,0 +1,36 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+import java.util.List;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** A commit applied: the requirements that held and the updates applied, in Iceberg's JSON. */
+public record TableCommittedEvent(
+    String warehouse,
+    TableIdentifier identifier,
+    String tableUuid,
+    List<UpdateRequirement> requirements,
+    List<MetadataUpdate> updates,
+    String previousMetadataLocation,
+    String metadataLocation,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+  public TableCommittedEvent {
+    requirements = requirements == null ? List.of() : List.copyOf(requirements);
+    updates = updates == null ? List.of() : List.copyOf(updates);
+  }
+
+  @Override
+  public String subject() {
+    return identifier.toString();
+  }
+
+  @Override
+  public String key() {
+    return Keys.table(warehouse, identifier);
+  }
+}

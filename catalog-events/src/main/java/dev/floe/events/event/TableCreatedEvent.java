@@ -1,0 +1,28 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** A table came into being; {@code metadata} is its whole first metadata document. */
+public record TableCreatedEvent(
+    String warehouse,
+    TableIdentifier identifier,
+    String tableUuid,
+    String metadataLocation,
+    TableMetadata metadata,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+
+  @Override
+  public String subject() {
+    return identifier.toString();
+  }
+
+  @Override
+  public String key() {
+    return Keys.table(warehouse, identifier);
+  }
+}

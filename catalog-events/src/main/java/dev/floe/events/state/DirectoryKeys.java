@@ -1,0 +1,65 @@
+package dev.floe.events.state;
+
+import dev.floe.events.Keys;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Keys inside the directory store. They all live on the warehouse key's partition, and sort so
+ * that a prefix scan lists a namespace's children or tables:
+ *
+ * <pre>
+ *   n/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;          a namespace ({@link NamespaceState})
+ *   t/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;table&gt;  a table name claimed in that namespace
+ * </pre>
+ *
+ * Parts are percent-encoded by {@link Keys}, so {@code .} and {@code /} inside names never clash
+ * with the separators.
+ */
+public final class DirectoryKeys {
+  private DirectoryKeys() {}
+
+  public static String namespace(String warehouse, Namespace namespace) {
+    return "n/" + Keys.warehouse(warehouse) + "/" + Keys.namespace(namespace);
+  }
+
+  /** Prefix of every namespace key in a warehouse. */
+  public static String namespacePrefix(String warehouse) {
+    return "n/" + Keys.warehouse(warehouse) + "/";
+  }
+
+  public static String table(String warehouse, TableIdentifier identifier) {
+    return tablePrefix(warehouse, identifier.namespace()) + Keys.namespace(Namespace.of(identifier.name()));
+  }
+
+  /** Prefix of every table key in one namespace. */
+  public static String tablePrefix(String warehouse, Namespace namespace) {
+    return "t/" + Keys.warehouse(warehouse) + "/" + Keys.namespace(namespace) + "/";
+  }
+
+  /** The namespace a key made by {@link #namespace} names. */
+  public static Namespace namespaceOf(String warehouse, String key) {
+    return Namespace.of(decodeParts(key.substring(namespacePrefix(warehouse).length())));
+  }
+
+  /** The table name at the end of a key made by {@link #table}. */
+  public static String tableNameOf(String key) {
+    return decode(key.substring(key.lastIndexOf('/') + 1));
+  }
+
+  private static String[] decodeParts(String encoded) {
+    List<String> parts = new ArrayList<>();
+    for (String part : encoded.split("\\.", -1)) {
+      parts.add(decode(part));
+    }
+    return parts.toArray(new String[0]);
+  }
+
+  private static String decode(String part) {
+    return URLDecoder.decode(part, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,12 @@
+package dev.floe.events.state;
+
+/** The processor's RocksDB stores, which the read side queries by name. */
+public final class StoreNames {
+  /** Per warehouse: namespaces and table-name membership. Keys: {@link DirectoryKeys}. */
+  public static final String DIRECTORY = "floe-directory";
+
+  /** Per table key: {@link TableState}. */
+  public static final String TABLES = "floe-tables";
+
+  private StoreNames() {}
+}

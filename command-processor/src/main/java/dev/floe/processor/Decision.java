@@ -1,0 +1,44 @@
+package dev.floe.processor;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Rejection;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.state.TableState;
+import dev.floe.processor.step.TableStep;
+import java.util.List;
+
+/**
+ * What a decider returns: the events that happened, the steps to send on, the reply (or none,
+ * when a later step will reply), and for table decisions the table's new state.
+ *
+ * @param tableState the table's new state, or null when it is unchanged or removed
+ * @param tableRemoved true when the table's state must be deleted
+ */
+public record Decision(
+    List<CatalogEvent> events,
+    List<TableStep> steps,
+    CommandReply reply,
+    TableState tableState,
+    boolean tableRemoved) {
+
+  public Decision {
+    events = List.copyOf(events);
+    steps = List.copyOf(steps);
+  }
+
+  public static Decision rejected(String commandId, Rejection rejection) {
+    return new Decision(List.of(), List.of(), CommandReply.rejected(commandId, rejection), null, false);
+  }
+
+  public static Decision reply(List<CatalogEvent> events, CommandReply reply) {
+    return new Decision(events, List.of(), reply, null, false);
+  }
+
+  public static Decision step(TableStep step) {
+    return new Decision(List.of(), List.of(step), null, null, false);
+  }
+
+  public boolean isRejected() {
+    return reply != null && !reply.accepted();
+  }
+}

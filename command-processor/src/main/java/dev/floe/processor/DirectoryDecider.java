@@ -1,0 +1,174 @@
+package dev.floe.processor;
+
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
+import static dev.floe.events.RejectionCode.NAMESPACE_ALREADY_EXISTS;
+import static dev.floe.events.RejectionCode.NAMESPACE_NOT_EMPTY;
+import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
+import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
+import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
+import static dev.floe.events.RejectionCode.UNPROCESSABLE;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Rejection;
+import dev.floe.events.command.CatalogCommand;
+import dev.floe.events.command.CreateNamespaceCommand;
+import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.DropNamespaceCommand;
+import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.UpdateNamespacePropertiesCommand;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.state.NamespaceState;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * Decides every command that changes a warehouse's membership: namespaces, and the name half of
+ * creating and dropping tables. It runs on the warehouse key's single writer, so two concurrent
+ * commands never both see a namespace as empty, or a name as free.
+ */
+public final class DirectoryDecider {
+  private DirectoryDecider() {}
+
+  public static Decision decide(Directory directory, CatalogCommand command) {
+    if (command instanceof CreateNamespaceCommand c) {
+      return createNamespace(directory, c);
+    } else if (command instanceof DropNamespaceCommand c) {
+      return dropNamespace(directory, c);
+    } else if (command instanceof UpdateNamespacePropertiesCommand c) {
+      return updateProperties(directory, c);
+    } else if (command instanceof CreateTableCommand c) {
+      return createTable(directory, c);
+    } else if (command instanceof DropTableCommand c) {
+      return dropTable(directory, c);
+    }
+    throw new IllegalArgumentException("Not a directory command: " + command.key());
+  }
+
+  static Decision createNamespace(Directory directory, CreateNamespaceCommand c) {
+    String id = c.header().commandId();
+    if (directory.namespace(c.namespace()).isPresent()) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_ALREADY_EXISTS, "Namespace already exists: %s", c.namespace()));
+    }
+    Optional<Rejection> parentMissing = requireParent(directory, c.namespace());
+    if (parentMissing.isPresent()) {
+      return Decision.rejected(id, parentMissing.get());
+    }
+    NamespaceCreatedEvent event =
+        new NamespaceCreatedEvent(
+            c.warehouse(), c.namespace(), c.properties(), id, c.header().principal(), 1);
+    return Decision.reply(List.of(event), CommandReply.namespace(id, c.properties()));
+  }
+
+  /** A nested namespace needs its parent: no orphan can be listed under a missing parent. */
+  private static Optional<Rejection> requireParent(Directory directory, Namespace namespace) {
+    if (namespace.length() <= 1) {
+      return Optional.empty();
+    }
+    String[] levels = namespace.levels();
+    Namespace parent = Namespace.of(java.util.Arrays.copyOf(levels, levels.length - 1));
+    if (directory.namespace(parent).isEmpty()) {
+      return Optional.of(
+          Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", parent));
+    }
+    return Optional.empty();
+  }
+
+  static Decision dropNamespace(Directory directory, DropNamespaceCommand c) {
+    String id = c.header().commandId();
+    Optional<NamespaceState> state = directory.namespace(c.namespace());
+    if (state.isEmpty()) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", c.namespace()));
+    }
+    if (directory.hasTables(c.namespace())) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains tables.", c.namespace()));
+    }
+    if (directory.hasChildNamespaces(c.namespace())) {
+      return Decision.rejected(
+          id,
+          Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains namespaces.", c.namespace()));
+    }
+    NamespaceDroppedEvent event =
+        new NamespaceDroppedEvent(
+            c.warehouse(), c.namespace(), id, c.header().principal(), state.get().sequence() + 1);
+    return Decision.reply(List.of(event), CommandReply.done(id));
+  }
+
+  static Decision updateProperties(Directory directory, UpdateNamespacePropertiesCommand c) {
+    String id = c.header().commandId();
+    Set<String> both = new HashSet<>(c.updates().keySet());
+    both.retainAll(c.removals());
+    if (!both.isEmpty()) {
+      // REST spec: a key in both updates and removals is 422 Unprocessable Entity.
+      return Decision.rejected(
+          id, Rejection.of(UNPROCESSABLE, "Cannot set and remove the same keys: %s", new java.util.TreeSet<>(both)));
+    }
+    Optional<NamespaceState> state = directory.namespace(c.namespace());
+    if (state.isEmpty()) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", c.namespace()));
+    }
+    Map<String, String> current = state.get().properties();
+    List<String> removed = new ArrayList<>();
+    List<String> missing = new ArrayList<>();
+    for (String key : c.removals()) {
+      (current.containsKey(key) ? removed : missing).add(key);
+    }
+    List<String> updated = new ArrayList<>(c.updates().keySet());
+    NamespacePropertiesUpdatedEvent event =
+        new NamespacePropertiesUpdatedEvent(
+            c.warehouse(),
+            c.namespace(),
+            c.updates(),
+            removed,
+            id,
+            c.header().principal(),
+            state.get().sequence() + 1);
+    return Decision.reply(
+        List.of(event), CommandReply.namespaceUpdated(id, updated, removed, missing));
+  }
+
+  static Decision createTable(Directory directory, CreateTableCommand c) {
+    String id = c.header().commandId();
+    if (directory.namespace(c.identifier().namespace()).isEmpty()) {
+      return Decision.rejected(
+          id,
+          Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", c.identifier().namespace()));
+    }
+    if (directory.tableExists(c.identifier())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.identifier()));
+    }
+    try {
+      NewTable table = NewTable.build(c);
+      return Decision.step(
+          new CreateTableStep(
+              c.header(), c.warehouse(), c.identifier(), table.metadata(), table.metadataLocation()));
+    } catch (RuntimeException e) {
+      // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
+      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+    }
+  }
+
+  static Decision dropTable(Directory directory, DropTableCommand c) {
+    if (!directory.tableExists(c.identifier())) {
+      return Decision.rejected(
+          c.header().commandId(),
+          Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
+    }
+    return Decision.step(
+        new DropTableStep(c.header(), c.warehouse(), c.identifier(), c.purgeRequested()));
+  }
+}

@@ -1,0 +1,60 @@
+package dev.floe.processor;
+
+import dev.floe.events.command.CreateTableCommand;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+
+/**
+ * A new table's first metadata, derived from the create command alone: its UUID and location
+ * come from the command id, so reprocessing the command after a crash yields the same table.
+ */
+record NewTable(TableMetadata metadata, String metadataLocation) {
+
+  static NewTable build(CreateTableCommand c) {
+    String uuid = UUID.nameUUIDFromBytes(("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8)).toString();
+    String location = c.location() != null ? trimSlash(c.location()) : defaultLocation(c, uuid);
+    Schema schema = c.schema();
+    PartitionSpec spec = c.spec() == null ? PartitionSpec.unpartitioned() : c.spec().bind(schema);
+    SortOrder order = c.writeOrder() == null ? SortOrder.unsorted() : c.writeOrder().bind(schema);
+    TableMetadata fresh = TableMetadata.newTableMetadata(schema, spec, order, location, c.properties());
+    TableMetadata metadata = TableMetadata.buildFrom(fresh).assignUUID(uuid).build();
+    return new NewTable(metadata, metadataLocation(metadata, 0, c.header().commandId()));
+  }
+
+  /**
+   * {@code <root>/<ns…>/<table>-<uuid>}: a recreated table never reuses a dropped one's files.
+   * Names are reduced to safe characters for the path; the UUID keeps them unique.
+   */
+  private static String defaultLocation(CreateTableCommand c, String uuid) {
+    List<String> parts = new ArrayList<>();
+    parts.add(c.warehouseRoot());
+    for (String level : c.identifier().namespace().levels()) {
+      parts.add(safe(level));
+    }
+    parts.add(safe(c.identifier().name()) + "-" + uuid.replace("-", ""));
+    return String.join("/", parts);
+  }
+
+  /** {@code <metadata dir>/<version>-<command id>.metadata.json}, named by the command. */
+  static String metadataLocation(TableMetadata metadata, int version, String commandId) {
+    String dir = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
+    String base = dir != null ? trimSlash(dir) : metadata.location() + "/metadata";
+    return String.format("%s/%05d-%s.metadata.json", base, version, commandId);
+  }
+
+  private static String safe(String name) {
+    String cleaned = name.replaceAll("[^A-Za-z0-9_-]", "_");
+    return cleaned.isEmpty() ? "_" : cleaned;
+  }
+
+  private static String trimSlash(String location) {
+    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+  }
+}

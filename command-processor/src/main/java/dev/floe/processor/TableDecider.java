@@ -1,0 +1,130 @@
+package dev.floe.processor;
+
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
+import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
+import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
+import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Rejection;
+import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.event.TableCommittedEvent;
+import dev.floe.events.event.TableCreatedEvent;
+import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.state.TableState;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import java.util.List;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.exceptions.CommitFailedException;
+
+/**
+ * Decides the commands on one table's key. Pure: given the table's state and a command, it
+ * returns the events, the new state and the reply; writing the metadata file and the store is the
+ * processor's job. The commit mirrors Iceberg's {@code CatalogHandlers.commit}: every requirement
+ * is checked against the latest state (so a commit whose requirements still hold succeeds even if
+ * others committed in between), the updates are applied with {@link TableMetadata#buildFrom},
+ * and nothing happens when the updates change nothing.
+ */
+public final class TableDecider {
+  private TableDecider() {}
+
+  /**
+   * @param base the parsed metadata of {@code state}, or null when the table does not exist
+   */
+  public static Decision commit(TableState state, TableMetadata base, CommitTableCommand c) {
+    String id = c.header().commandId();
+    if (state == null) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
+    }
+    try {
+      for (UpdateRequirement requirement : c.requirements()) {
+        requirement.validate(base);
+      }
+    } catch (CommitFailedException e) {
+      return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
+    }
+    TableMetadata updated;
+    try {
+      TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+      for (MetadataUpdate update : c.updates()) {
+        update.applyTo(builder);
+      }
+      updated = builder.build();
+    } catch (CommitFailedException e) {
+      return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
+    } catch (RuntimeException e) {
+      // ValidationException, IllegalArgumentException: the updates are invalid for this table.
+      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+    }
+    if (updated.changes().isEmpty()) {
+      return Decision.reply(
+          List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
+    }
+    int version = state.version() + 1;
+    String location = NewTable.metadataLocation(updated, state.version(), id);
+    String json = TableMetadataParser.toJson(updated);
+    TableState next = new TableState(updated.uuid(), location, json, version, state.sequence() + 1);
+    TableCommittedEvent event =
+        new TableCommittedEvent(
+            c.warehouse(),
+            c.identifier(),
+            updated.uuid(),
+            c.requirements(),
+            c.updates(),
+            state.metadataLocation(),
+            location,
+            id,
+            c.header().principal(),
+            next.sequence());
+    return new Decision(
+        List.of(event), List.of(), CommandReply.table(id, location, json), next, false);
+  }
+
+  public static Decision create(TableState existing, CreateTableStep step) {
+    String id = step.header().commandId();
+    if (existing != null) {
+      // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.identifier()));
+    }
+    String json = TableMetadataParser.toJson(step.metadata());
+    TableState state =
+        new TableState(step.metadata().uuid(), step.metadataLocation(), json, 1, 1);
+    TableCreatedEvent event =
+        new TableCreatedEvent(
+            step.warehouse(),
+            step.identifier(),
+            state.tableUuid(),
+            step.metadataLocation(),
+            step.metadata(),
+            id,
+            step.header().principal(),
+            1);
+    return new Decision(
+        List.of(event), List.of(), CommandReply.table(id, step.metadataLocation(), json), state, false);
+  }
+
+  public static Decision drop(TableState existing, DropTableStep step) {
+    String id = step.header().commandId();
+    if (existing == null) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", step.identifier()));
+    }
+    TableDroppedEvent event =
+        new TableDroppedEvent(
+            step.warehouse(),
+            step.identifier(),
+            existing.tableUuid(),
+            existing.metadataLocation(),
+            step.purgeRequested(),
+            id,
+            step.header().principal(),
+            existing.sequence() + 1);
+    return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true);
+  }
+}

@@ -1,0 +1,175 @@
+package dev.floe.processor.kafka;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
+import dev.floe.events.Rejection;
+import dev.floe.events.RejectionCode;
+import dev.floe.events.command.CatalogCommand;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.state.StoreNames;
+import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.processor.Decision;
+import dev.floe.processor.DirectoryDecider;
+import dev.floe.processor.TableDecider;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.TableStep;
+import java.util.List;
+import org.apache.iceberg.TableMetadata;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The single writer of one partition: routes each command or step to its decider, then writes
+ * what the decider returned — the metadata file, the stores, the events, the steps and the reply
+ * — all inside the stream task's Kafka transaction ({@code exactly_once_v2}).
+ */
+final class CatalogProcessor implements Processor<String, byte[], String, byte[]> {
+  private static final Logger LOG = LoggerFactory.getLogger(CatalogProcessor.class);
+
+  private final String stepsTopic;
+  private final MetadataFiles files;
+  private final ParsedMetadataCache parsed = new ParsedMetadataCache(256);
+  private ProcessorContext<String, byte[]> context;
+  private KeyValueStore<String, byte[]> directory;
+  private KeyValueStore<String, byte[]> tables;
+
+  CatalogProcessor(String stepsTopic, MetadataFiles files) {
+    this.stepsTopic = stepsTopic;
+    this.files = files;
+  }
+
+  @Override
+  public void init(ProcessorContext<String, byte[]> context) {
+    this.context = context;
+    this.directory = context.getStateStore(StoreNames.DIRECTORY);
+    this.tables = context.getStateStore(StoreNames.TABLES);
+  }
+
+  @Override
+  public void process(Record<String, byte[]> record) {
+    boolean isStep =
+        context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false);
+    if (isStep) {
+      TableStep step;
+      try {
+        step = FloeJson.fromBytes(record.value(), TableStep.class);
+      } catch (RuntimeException e) {
+        LOG.error("Skipping an unreadable step at key {}", record.key(), e);
+        return;
+      }
+      handle(record, step.header(), () -> decideStep(record.key(), step));
+    } else {
+      CatalogCommand command;
+      try {
+        command = FloeJson.fromBytes(record.value(), CatalogCommand.class);
+      } catch (RuntimeException e) {
+        LOG.error("Skipping an unreadable command at key {}", record.key(), e);
+        return;
+      }
+      handle(record, command.header(), () -> decideCommand(record.key(), command));
+    }
+  }
+
+  private void handle(Record<String, byte[]> record, CommandHeader header, java.util.function.Supplier<Decision> decide) {
+    Decision decision;
+    try {
+      decision = decide.get();
+    } catch (MetadataWriteException e) {
+      LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
+      reply(record, header, CommandReply.rejected(header.commandId(),
+          new Rejection(RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage())));
+      return;
+    } catch (RuntimeException e) {
+      LOG.error("Command {} could not be decided", header.commandId(), e);
+      reply(record, header, CommandReply.rejected(header.commandId(),
+          new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e)));
+      return;
+    }
+    emit(record, header, decision);
+  }
+
+  private Decision decideCommand(String key, CatalogCommand command) {
+    if (command instanceof CommitTableCommand commit) {
+      TableState state = readTable(key);
+      TableMetadata base = state == null ? null : parsed.get(key, state);
+      Decision decision = TableDecider.commit(state, base, commit);
+      writeTable(key, decision);
+      return decision;
+    }
+    StoreDirectory dir = new StoreDirectory(directory, command.warehouse());
+    Decision decision = DirectoryDecider.decide(dir, command);
+    decision.events().forEach(dir::apply);
+    decision.steps().forEach(dir::apply);
+    return decision;
+  }
+
+  private Decision decideStep(String key, TableStep step) {
+    TableState state = readTable(key);
+    Decision decision =
+        step instanceof CreateTableStep s
+            ? TableDecider.create(state, s)
+            : TableDecider.drop(state, (DropTableStep) step);
+    writeTable(key, decision);
+    return decision;
+  }
+
+  private TableState readTable(String key) {
+    byte[] value = tables.get(key);
+    return value == null ? null : TableState.fromBytes(value);
+  }
+
+  /**
+   * Writes the new metadata file first, then the store: if the process dies in between, the
+   * transaction aborts and the reprocessed command rewrites the same file name.
+   */
+  private void writeTable(String key, Decision decision) {
+    if (decision.tableState() != null) {
+      TableState state = decision.tableState();
+      try {
+        files.writeJson(state.metadataLocation(), state.metadataJson());
+      } catch (RuntimeException e) {
+        throw new MetadataWriteException(e);
+      }
+      tables.put(key, state.toBytes());
+    } else if (decision.tableRemoved()) {
+      tables.delete(key);
+      parsed.invalidate(key);
+    }
+  }
+
+  private void emit(Record<String, byte[]> record, CommandHeader header, Decision decision) {
+    List<CatalogEvent> events = decision.events();
+    for (int i = 0; i < events.size(); i++) {
+      CatalogEvent event = events.get(i);
+      byte[] envelope = EventEnvelope.wrap(event, i, header.timestampMillis()).toBytes();
+      context.forward(record.withKey(event.key()).withValue(envelope), CatalogTopology.EVENTS_SINK);
+    }
+    for (TableStep step : decision.steps()) {
+      context.forward(record.withKey(step.key()).withValue(FloeJson.toBytes(step)), CatalogTopology.STEPS_SINK);
+    }
+    if (decision.reply() != null) {
+      reply(record, header, decision.reply());
+    }
+  }
+
+  private void reply(Record<String, byte[]> record, CommandHeader header, CommandReply reply) {
+    context.forward(
+        record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)), CatalogTopology.REPLIES_SINK);
+  }
+
+  /** The warehouse storage refused a metadata write: nothing is applied, the client may retry. */
+  static final class MetadataWriteException extends RuntimeException {
+    MetadataWriteException(RuntimeException cause) {
+      super(cause.getMessage(), cause);
+    }
+  }
+}

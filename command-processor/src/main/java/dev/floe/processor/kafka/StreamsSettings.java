@@ -1,0 +1,37 @@
+package dev.floe.processor.kafka;
+
+import dev.floe.events.Topics;
+import dev.floe.infra.config.FloeConfig;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.streams.StreamsConfig;
+
+/**
+ * Kafka Streams settings. Exactly-once ({@code exactly_once_v2}) so an event, the store change
+ * and the reply commit together. A command is answered only after its transaction commits, so
+ * the commit interval is the floor of write latency: the default 100 ms would make every commit
+ * wait ~100 ms. {@code commit.interval.ms=0} commits after each poll loop (under load a commit
+ * covers every record of that poll: group commit); see docs/architecture.md for the measurements.
+ */
+public final class StreamsSettings {
+  private StreamsSettings() {}
+
+  public static Properties of(FloeConfig config, String bootstrapServers, String applicationServer) {
+    Topics topics = new Topics(config.topicPrefix());
+    Properties props = new Properties();
+    props.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.applicationId());
+    props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
+    props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
+    props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+    props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
+    props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
+    props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
+    props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
+    return props;
+  }
+}

@@ -1,0 +1,20 @@
+package dev.floe.processor.step;
+
+import dev.floe.events.command.CommandHeader;
+import java.util.Objects;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** Install a new table's first metadata, already built and validated by the directory. */
+public record CreateTableStep(
+    CommandHeader header,
+    String warehouse,
+    TableIdentifier identifier,
+    TableMetadata metadata,
+    String metadataLocation)
+    implements TableStep {
+  public CreateTableStep {
+    Objects.requireNonNull(metadata, "metadata");
+    Objects.requireNonNull(metadataLocation, "metadataLocation");
+  }
+}

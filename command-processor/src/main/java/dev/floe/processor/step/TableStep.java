@@ -1,0 +1,29 @@
+package dev.floe.processor.step;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.floe.events.Keys;
+import dev.floe.events.command.CommandHeader;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The second half of a membership change, on {@code floe.steps}, keyed by the table: the
+ * warehouse's directory has already claimed (or released) the name in the same Kafka transaction
+ * that produced this step, and the table's own partition now applies it.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = CreateTableStep.class, name = "create-table"),
+  @JsonSubTypes.Type(value = DropTableStep.class, name = "drop-table")
+})
+public sealed interface TableStep permits CreateTableStep, DropTableStep {
+  CommandHeader header();
+
+  String warehouse();
+
+  TableIdentifier identifier();
+
+  default String key() {
+    return Keys.table(warehouse(), identifier());
+  }
+}

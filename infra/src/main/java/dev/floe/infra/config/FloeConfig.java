@@ -1,0 +1,99 @@
+package dev.floe.infra.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Properties;
+
+/**
+ * Floe's configuration: defaults, overridden by a properties file ({@code --config}), overridden
+ * by command-line flags. Every key is listed in README.md's configuration reference.
+ *
+ * @param kafkaBootstrap {@code host:port,…} of an existing cluster, or null for the embedded one
+ * @param warehouses warehouse name → storage root ({@code file:///…})
+ */
+public record FloeConfig(
+    String host,
+    int port,
+    Path dataDir,
+    String kafkaBootstrap,
+    int embeddedKafkaPort,
+    String topicPrefix,
+    int partitions,
+    short replicationFactor,
+    Map<String, String> warehouses,
+    String defaultWarehouse,
+    Duration replyTimeout,
+    long commitIntervalMs,
+    int streamThreads) {
+
+  public FloeConfig {
+    Objects.requireNonNull(dataDir, "dataDir");
+    warehouses = Map.copyOf(warehouses);
+    if (!warehouses.containsKey(defaultWarehouse)) {
+      throw new IllegalArgumentException("default warehouse " + defaultWarehouse + " is not configured");
+    }
+    if (partitions < 1) {
+      throw new IllegalArgumentException("floe.kafka.partitions must be at least 1");
+    }
+  }
+
+  public boolean embeddedKafka() {
+    return kafkaBootstrap == null || kafkaBootstrap.isBlank();
+  }
+
+  public String warehouseRoot(String warehouse) {
+    return warehouses.get(warehouse);
+  }
+
+  /** Reads the configuration; {@code overrides} (from flags) win over the file, which wins over defaults. */
+  public static FloeConfig load(Path file, Map<String, String> overrides) {
+    Properties props = new Properties();
+    if (file != null) {
+      try (InputStream in = Files.newInputStream(file)) {
+        props.load(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read configuration file " + file, e);
+      }
+    }
+    overrides.forEach(props::setProperty);
+    return fromProperties(props);
+  }
+
+  public static FloeConfig fromProperties(Properties props) {
+    Path dataDir = Path.of(props.getProperty("floe.data-dir", "floe-data")).toAbsolutePath().normalize();
+    Map<String, String> warehouses = new LinkedHashMap<>();
+    for (String name : props.stringPropertyNames()) {
+      if (name.startsWith("floe.warehouse.") && name.endsWith(".location")) {
+        String warehouse = name.substring("floe.warehouse.".length(), name.length() - ".location".length());
+        warehouses.put(warehouse, trimSlash(props.getProperty(name)));
+      }
+    }
+    String defaultWarehouse = props.getProperty("floe.default-warehouse", "default");
+    warehouses.putIfAbsent(defaultWarehouse, trimSlash(dataDir.resolve("warehouse").toUri().toString()));
+    return new FloeConfig(
+        props.getProperty("floe.host", "0.0.0.0"),
+        Integer.parseInt(props.getProperty("floe.port", "8181")),
+        dataDir,
+        props.getProperty("floe.kafka.bootstrap-servers"),
+        Integer.parseInt(props.getProperty("floe.kafka.embedded-port", "0")),
+        props.getProperty("floe.kafka.topic-prefix", "floe."),
+        Integer.parseInt(props.getProperty("floe.kafka.partitions", "4")),
+        Short.parseShort(props.getProperty("floe.kafka.replication-factor", "1")),
+        warehouses,
+        defaultWarehouse,
+        Duration.parse(props.getProperty("floe.reply-timeout", "PT30S")),
+        Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "0")),
+        Integer.parseInt(props.getProperty("floe.streams.threads", "1")));
+  }
+
+  private static String trimSlash(String location) {
+    return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
+  }
+}

@@ -1,0 +1,61 @@
+package dev.floe.infra.kafka;
+
+import dev.floe.events.Topics;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates Floe's topics at start when they are missing. Kafka Streams creates its own changelog
+ * topics with the same partition count, because they follow the input topics.
+ */
+public final class TopicProvisioner {
+  private static final Logger LOG = LoggerFactory.getLogger(TopicProvisioner.class);
+
+  private TopicProvisioner() {}
+
+  public static void ensureTopics(
+      Admin admin, Topics topics, int partitions, short replicationFactor) {
+    Map<String, Map<String, String>> wanted =
+        Map.of(
+            topics.commands(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
+            topics.steps(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
+            // The log of record is kept forever: replaying it rebuilds the catalog.
+            topics.events(), Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"),
+            topics.replies(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(3_600_000L)));
+    try {
+      Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+      List<NewTopic> missing = new ArrayList<>();
+      wanted.forEach(
+          (name, configs) -> {
+            if (!existing.contains(name)) {
+              missing.add(new NewTopic(name, partitions, replicationFactor).configs(configs));
+            }
+          });
+      if (missing.isEmpty()) {
+        return;
+      }
+      admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
+      LOG.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException) {
+        return; // another instance created them first
+      }
+      throw new IllegalStateException("Cannot create Floe's topics", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while creating topics", e);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("Kafka did not answer within 30 s while creating topics", e);
+    }
+  }
+}

@@ -1,0 +1,48 @@
+package dev.floe.infra.storage;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.io.FileIO;
+
+/**
+ * Reads and writes {@code metadata.json} files in the warehouse through Iceberg's FileIO, chosen
+ * by the location's scheme. Writes overwrite: a command reprocessed after a crash writes the same
+ * file name again (the name comes from the command), and the file that stays is the one whose
+ * Kafka transaction committed last.
+ */
+public class MetadataFiles {
+  private final Map<String, FileIO> ioByScheme = new ConcurrentHashMap<>();
+
+  public MetadataFiles() {
+    ioByScheme.put("file", new LocalFileIO());
+  }
+
+  public void write(TableMetadata metadata, String location) {
+    TableMetadataParser.overwrite(metadata, io(location).newOutputFile(location));
+  }
+
+  /** Writes an already serialised metadata document (the processor has the JSON in hand). */
+  public void writeJson(String location, String json) {
+    try (java.io.OutputStream out = io(location).newOutputFile(location).createOrOverwrite()) {
+      out.write(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot write " + location, e);
+    }
+  }
+
+  public TableMetadata read(String location) {
+    return TableMetadataParser.read(io(location), location);
+  }
+
+  public FileIO io(String location) {
+    int colon = location.indexOf(':');
+    String scheme = colon > 0 && location.indexOf('/') > colon ? location.substring(0, colon) : "file";
+    FileIO io = ioByScheme.get(scheme);
+    if (io == null) {
+      throw new IllegalArgumentException("No storage configured for scheme " + scheme + ": " + location);
+    }
+    return io;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.floe.projections;
+
+import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.TableState;
+import java.util.Optional;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * The read side of the catalog: point lookups and listings answered from the processor's RocksDB
+ * stores, never through Kafka.
+ */
+public interface CatalogQueries {
+  Optional<NamespaceState> namespace(String warehouse, Namespace namespace);
+
+  /**
+   * @param parent the empty namespace for top-level namespaces
+   * @param pageSize at most this many, or every one when null
+   */
+  Page<Namespace> listNamespaces(String warehouse, Namespace parent, String pageToken, Integer pageSize);
+
+  Page<TableIdentifier> listTables(String warehouse, Namespace namespace, String pageToken, Integer pageSize);
+
+  Optional<TableState> table(String warehouse, TableIdentifier identifier);
+}

@@ -1,0 +1,124 @@
+package dev.floe.projections;
+
+import dev.floe.events.Keys;
+import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.StoreNames;
+import dev.floe.events.state.TableState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.KeyQueryMetadata;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.StoreQueryParameters;
+import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.QueryableStoreTypes;
+import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
+
+/**
+ * {@link CatalogQueries} over the local Kafka Streams stores. Each query goes to the one
+ * partition that owns its key (the warehouse key for the directory, the table key for a table).
+ */
+public final class StreamsCatalogQueries implements CatalogQueries {
+  private static final StringSerializer KEYS = new StringSerializer();
+
+  private final KafkaStreams streams;
+
+  public StreamsCatalogQueries(KafkaStreams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Optional<NamespaceState> namespace(String warehouse, Namespace namespace) {
+    byte[] value = directory(warehouse).get(DirectoryKeys.namespace(warehouse, namespace));
+    return value == null ? Optional.empty() : Optional.of(NamespaceState.fromBytes(value));
+  }
+
+  @Override
+  public Page<Namespace> listNamespaces(
+      String warehouse, Namespace parent, String pageToken, Integer pageSize) {
+    String prefix =
+        parent.isEmpty()
+            ? DirectoryKeys.namespacePrefix(warehouse)
+            : DirectoryKeys.namespace(warehouse, parent) + ".";
+    // Only direct children: no separator after the prefix (encoded levels never contain '.').
+    return scan(
+        directory(warehouse),
+        prefix,
+        key -> key.indexOf('.', prefix.length()) < 0,
+        key -> DirectoryKeys.namespaceOf(warehouse, key),
+        pageToken,
+        pageSize);
+  }
+
+  @Override
+  public Page<TableIdentifier> listTables(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+    String prefix = DirectoryKeys.tablePrefix(warehouse, namespace);
+    return scan(
+        directory(warehouse),
+        prefix,
+        key -> true,
+        key -> TableIdentifier.of(namespace, DirectoryKeys.tableNameOf(key)),
+        pageToken,
+        pageSize);
+  }
+
+  @Override
+  public Optional<TableState> table(String warehouse, TableIdentifier identifier) {
+    String key = Keys.table(warehouse, identifier);
+    byte[] value = store(StoreNames.TABLES, key).get(key);
+    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+  }
+
+  private static <T> Page<T> scan(
+      ReadOnlyKeyValueStore<String, byte[]> store,
+      String prefix,
+      Predicate<String> include,
+      Function<String, T> toItem,
+      String pageToken,
+      Integer pageSize) {
+    String after = pageToken == null || pageToken.isEmpty() ? null : PageTokens.decode(pageToken);
+    List<T> items = new ArrayList<>();
+    String lastKey = null;
+    try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, KEYS)) {
+      while (it.hasNext()) {
+        KeyValue<String, byte[]> entry = it.next();
+        if ((after != null && entry.key.compareTo(after) <= 0) || !include.test(entry.key)) {
+          continue;
+        }
+        if (pageSize != null && items.size() == pageSize) {
+          return new Page<>(items, PageTokens.encode(lastKey));
+        }
+        items.add(toItem.apply(entry.key));
+        lastKey = entry.key;
+      }
+    }
+    return new Page<>(items, null);
+  }
+
+  private ReadOnlyKeyValueStore<String, byte[]> directory(String warehouse) {
+    return store(StoreNames.DIRECTORY, Keys.warehouse(warehouse));
+  }
+
+  private ReadOnlyKeyValueStore<String, byte[]> store(String storeName, String key) {
+    try {
+      KeyQueryMetadata metadata = streams.queryMetadataForKey(storeName, key, KEYS);
+      if (metadata == null || metadata.partition() < 0) {
+        throw new StoreUnavailableException("No partition is assigned for " + key, null);
+      }
+      return streams.store(
+          StoreQueryParameters.fromNameAndType(storeName, QueryableStoreTypes.<String, byte[]>keyValueStore())
+              .withPartition(metadata.partition()));
+    } catch (InvalidStateStoreException e) {
+      throw new StoreUnavailableException("The catalog store is not queryable right now", e);
+    }
+  }
+}
