@@ -106,7 +106,7 @@ public final class FloeServer implements AutoCloseable {
     streams =
         new KafkaStreams(
             CatalogTopology.build(topics, new MetadataFiles()),
-            StreamsSettings.of(config, bootstrapServers, applicationServer));
+            StreamsSettings.of(config, bootstrapServers, applicationServer, stableInstanceId()));
     streams.setUncaughtExceptionHandler(
         e -> {
           LOG.error("Stream thread failed; replacing it", e);
@@ -119,6 +119,25 @@ public final class FloeServer implements AutoCloseable {
         throw new IllegalStateException("The command processor did not start: " + streams.state());
       }
       sleep(20);
+    }
+  }
+
+  /**
+   * This data directory's id in the processor's consumer group (static membership): a restarted
+   * instance takes its partitions back at once instead of waiting out the old member's session.
+   */
+  private String stableInstanceId() {
+    java.nio.file.Path file = config.dataDir().resolve("instance.id");
+    try {
+      if (java.nio.file.Files.exists(file)) {
+        return java.nio.file.Files.readString(file).trim();
+      }
+      java.nio.file.Files.createDirectories(config.dataDir());
+      String id = "floe-" + UUID.randomUUID();
+      java.nio.file.Files.writeString(file, id);
+      return id;
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("Cannot read or write " + file, e);
     }
   }
 

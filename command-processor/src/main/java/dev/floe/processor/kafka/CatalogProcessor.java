@@ -17,8 +17,11 @@ import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -66,7 +69,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable step at key {}", record.key(), e);
         return;
       }
-      handle(record, step.header(), () -> decideStep(record.key(), step));
+      handle(record, step.header(), () -> decideStep(record.key(), step), failure -> onStepFailure(step, failure));
     } else {
       CatalogCommand command;
       try {
@@ -75,26 +78,45 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable command at key {}", record.key(), e);
         return;
       }
-      handle(record, command.header(), () -> decideCommand(record.key(), command));
+      handle(
+          record,
+          command.header(),
+          () -> decideCommand(record.key(), command),
+          failure -> Decision.rejected(command.header().commandId(), failure));
     }
   }
 
-  private void handle(Record<String, byte[]> record, CommandHeader header, java.util.function.Supplier<Decision> decide) {
+  /**
+   * Decides and emits. A failure to decide (storage refused the metadata file, or a bug) changes
+   * no store; {@code onFailure} says what to send instead of the decision.
+   */
+  private void handle(
+      Record<String, byte[]> record,
+      CommandHeader header,
+      Supplier<Decision> decide,
+      Function<Rejection, Decision> onFailure) {
     Decision decision;
     try {
       decision = decide.get();
     } catch (MetadataWriteException e) {
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
-      reply(record, header, CommandReply.rejected(header.commandId(),
-          new Rejection(RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage())));
-      return;
+      decision =
+          onFailure.apply(
+              new Rejection(RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("Command {} could not be decided", header.commandId(), e);
-      reply(record, header, CommandReply.rejected(header.commandId(),
-          new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e)));
-      return;
+      decision = onFailure.apply(new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e));
     }
     emit(record, header, decision);
+  }
+
+  /** A failed create step hands the claimed name back before the client hears of the failure. */
+  private static Decision onStepFailure(TableStep step, Rejection failure) {
+    if (step instanceof CreateTableStep create) {
+      return Decision.step(
+          new ReleaseTableNameStep(create.header(), create.warehouse(), create.identifier(), failure));
+    }
+    return Decision.rejected(step.header().commandId(), failure);
   }
 
   private Decision decideCommand(String key, CatalogCommand command) {
@@ -113,6 +135,10 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   private Decision decideStep(String key, TableStep step) {
+    if (step instanceof ReleaseTableNameStep release) {
+      new StoreDirectory(directory, release.warehouse()).apply(release);
+      return Decision.rejected(release.header().commandId(), release.rejection());
+    }
     TableState state = readTable(key);
     Decision decision =
         step instanceof CreateTableStep s

@@ -9,6 +9,7 @@ import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.processor.Directory;
 import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.HashMap;
 import java.util.Map;
@@ -84,6 +85,12 @@ final class StoreDirectory implements Directory {
     String key = DirectoryKeys.table(warehouse, step.identifier());
     if (step instanceof CreateTableStep s) {
       store.put(key, new TableEntry(s.header().commandId()).toBytes());
+    } else if (step instanceof ReleaseTableNameStep s) {
+      // Only the claim this create made: a later create of the same name keeps its own.
+      byte[] entry = store.get(key);
+      if (entry != null && TableEntry.fromBytes(entry).commandId().equals(s.header().commandId())) {
+        store.delete(key);
+      }
     } else {
       store.delete(key);
     }

@@ -17,7 +17,11 @@ import org.apache.kafka.streams.StreamsConfig;
 public final class StreamsSettings {
   private StreamsSettings() {}
 
-  public static Properties of(FloeConfig config, String bootstrapServers, String applicationServer) {
+  /**
+   * @param instanceId stable per data directory: the static group member id of this instance
+   */
+  public static Properties of(
+      FloeConfig config, String bootstrapServers, String applicationServer, String instanceId) {
     Topics topics = new Topics(config.topicPrefix());
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.applicationId());
@@ -32,6 +36,10 @@ public final class StreamsSettings {
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
+    // Static membership: a restarted instance rejoins at once, without a rebalance.
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 15_000);
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
     return props;
   }
 }

@@ -14,9 +14,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
 @JsonSubTypes({
   @JsonSubTypes.Type(value = CreateTableStep.class, name = "create-table"),
-  @JsonSubTypes.Type(value = DropTableStep.class, name = "drop-table")
+  @JsonSubTypes.Type(value = DropTableStep.class, name = "drop-table"),
+  @JsonSubTypes.Type(value = ReleaseTableNameStep.class, name = "release-table-name")
 })
-public sealed interface TableStep permits CreateTableStep, DropTableStep {
+public sealed interface TableStep permits CreateTableStep, DropTableStep, ReleaseTableNameStep {
   CommandHeader header();
 
   String warehouse();

@@ -31,11 +31,44 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
   private final Path logDir;
   private final int port;
+  private final int controllerPort;
   private KafkaRaftServer server;
 
+  /**
+   * @param port the client port, or 0 to pick a free one on first start and keep it afterwards
+   */
   public EmbeddedKafkaBroker(Path logDir, int port) {
     this.logDir = logDir;
-    this.port = port == 0 ? freePort() : port;
+    Properties ports = loadPorts(logDir);
+    this.port = port != 0 ? port : Integer.parseInt(ports.getProperty("port"));
+    this.controllerPort = Integer.parseInt(ports.getProperty("controller.port"));
+  }
+
+  /**
+   * The broker keeps its ports across restarts: its KRaft log records its endpoints and the
+   * controller's address, and a transaction coordinator that still knew the old port would send
+   * its markers there until the broker re-registered.
+   */
+  private static Properties loadPorts(Path logDir) {
+    Path file = logDir.resolveSibling("kafka-ports.properties");
+    Properties ports = new Properties();
+    try {
+      if (Files.exists(file)) {
+        try (var in = Files.newInputStream(file)) {
+          ports.load(in);
+        }
+        return ports;
+      }
+      Files.createDirectories(logDir.getParent());
+      ports.setProperty("port", String.valueOf(freePort()));
+      ports.setProperty("controller.port", String.valueOf(freePort()));
+      try (var out = Files.newOutputStream(file)) {
+        ports.store(out, "Ports of Floe's embedded Kafka broker, kept across restarts");
+      }
+      return ports;
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read or write " + file, e);
+    }
   }
 
   public String bootstrapServers() {
@@ -56,7 +89,6 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   }
 
   private Properties brokerProperties() {
-    int controllerPort = freePort();
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", "1");
@@ -79,6 +111,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("share.coordinator.state.topic.min.isr", "1");
     // 4 MiB instead of 128 MiB: halves the broker's resident memory (DESIGN.md §8).
     props.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
+    // After a crash the controller fences the dead incarnation only when its session expires
+    // (default 9 s); with a single broker there is no one to fail over to, so expire it fast.
+    props.put("broker.session.timeout.ms", "3000");
+    props.put("broker.heartbeat.interval.ms", "1000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     return props;

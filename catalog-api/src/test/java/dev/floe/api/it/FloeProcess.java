@@ -1,0 +1,133 @@
+package dev.floe.api.it;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real {@code floe serve} in its own JVM, on its embedded Kafka broker, started the way
+ * {@code bin/floe} starts it: the packaged jar and its runtime libraries. Killable with SIGKILL,
+ * restartable on the same data directory and port.
+ */
+public final class FloeProcess implements AutoCloseable {
+  private final Path dataDir;
+  private final int port;
+  private final Path log;
+  private Process process;
+  private int starts;
+
+  public FloeProcess(Path dataDir) {
+    this.dataDir = dataDir;
+    this.port = freePort();
+    this.log = Path.of("target", "it-logs", dataDir.getFileName() + ".log");
+  }
+
+  public String uri() {
+    return "http://localhost:" + port;
+  }
+
+  public Path dataDir() {
+    return dataDir;
+  }
+
+  public FloeProcess start() {
+    try {
+      Files.createDirectories(log.getParent());
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-Xmx1g");
+      command.add("-cp");
+      command.add(classpath());
+      command.add("dev.floe.api.Main");
+      command.addAll(List.of("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
+      process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(starts++ == 0 ? ProcessBuilder.Redirect.to(log.toFile()) : ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .start();
+      awaitReady();
+      return this;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** SIGKILL: no shutdown hook runs, nothing is flushed. */
+  public void kill() throws InterruptedException {
+    process.destroyForcibly();
+    process.waitFor(30, TimeUnit.SECONDS);
+  }
+
+  /** SIGTERM: the clean shutdown path. */
+  public int stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
+    return process.exitValue();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    if (process != null && process.isAlive()) {
+      kill();
+    }
+  }
+
+  private void awaitReady() {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("floe serve exited with " + process.exitValue() + "; see " + log.toAbsolutePath());
+      }
+      try {
+        HttpURLConnection connection = (HttpURLConnection) URI.create(uri() + "/v1/config").toURL().openConnection();
+        connection.setConnectTimeout(1000);
+        connection.setReadTimeout(1000);
+        if (connection.getResponseCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+    throw new IllegalStateException("floe serve was not ready within 120 s; see " + log.toAbsolutePath());
+  }
+
+  /** The packaged catalog-api jar and its runtime dependencies, as bin/floe runs them. */
+  private static String classpath() {
+    Path target = Path.of("target");
+    try (var jars = Files.list(target)) {
+      Path jar =
+          jars.filter(p -> p.getFileName().toString().matches("catalog-api-.*\\.jar"))
+              .filter(p -> !p.getFileName().toString().contains("tests"))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("Run `mvn package` first: no catalog-api jar in target/"));
+      return jar.toAbsolutePath() + File.pathSeparator + target.resolve("lib").toAbsolutePath() + File.separator + "*";
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

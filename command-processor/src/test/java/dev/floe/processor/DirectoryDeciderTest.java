@@ -1,0 +1,443 @@
+package dev.floe.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
+import dev.floe.events.Rejection;
+import dev.floe.events.RejectionCode;
+import dev.floe.events.command.CatalogCommand;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CreateNamespaceCommand;
+import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.DropNamespaceCommand;
+import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.UpdateNamespacePropertiesCommand;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.state.NamespaceState;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.iceberg.PartitionSpecParser;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.UnboundPartitionSpec;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+
+/** Given a warehouse's directory, when a membership command is decided, then these follow. */
+class DirectoryDeciderTest {
+  private static final String WAREHOUSE = "wh";
+  private static final String ROOT = "file:///warehouses/wh";
+  private static final Namespace DB = Namespace.of("db");
+  private static final TableIdentifier ORDERS = TableIdentifier.of(DB, "orders");
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "data", Types.StringType.get()));
+
+  private final FakeDirectory directory = new FakeDirectory();
+
+  @Nested
+  class CreateNamespace {
+    @Test
+    void createsNamespaceWithItsProperties() {
+      Map<String, String> properties = Map.of("owner", "alice");
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new CreateNamespaceCommand(header("c-1"), WAREHOUSE, DB, properties));
+
+      assertThat(decision.events())
+          .containsExactly(new NamespaceCreatedEvent(WAREHOUSE, DB, properties, "c-1", "alice", 1));
+      assertThat(decision.reply()).isEqualTo(CommandReply.namespace("c-1", properties));
+      assertThat(decision.steps()).isEmpty();
+      assertThat(decision.tableState()).isNull();
+    }
+
+    @Test
+    void rejectsNamespaceThatAlreadyExists() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new CreateNamespaceCommand(header("c-2"), WAREHOUSE, DB, Map.of()));
+
+      assertRejected(
+          decision, "c-2", RejectionCode.NAMESPACE_ALREADY_EXISTS, "Namespace already exists: db");
+    }
+
+    @Test
+    void rejectsNestedNamespaceWhoseParentIsMissing() {
+      Decision decision =
+          DirectoryDecider.decide(
+              directory,
+              new CreateNamespaceCommand(
+                  header("c-3"), WAREHOUSE, Namespace.of("db", "sales"), Map.of()));
+
+      assertRejected(
+          decision, "c-3", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
+    }
+
+    @Test
+    void createsNestedNamespaceUnderExistingParent() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      Namespace sales = Namespace.of("db", "sales");
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new CreateNamespaceCommand(header("c-4"), WAREHOUSE, sales, Map.of()));
+
+      assertThat(decision.events())
+          .containsExactly(
+              new NamespaceCreatedEvent(WAREHOUSE, sales, Map.of(), "c-4", "alice", 1));
+      assertThat(decision.reply().accepted()).isTrue();
+    }
+  }
+
+  @Nested
+  class DropNamespace {
+    @Test
+    void dropsEmptyNamespace() {
+      directory.givenNamespace(DB, Map.of(), 3);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropNamespaceCommand(header("c-5"), WAREHOUSE, DB));
+
+      assertThat(decision.events())
+          .containsExactly(new NamespaceDroppedEvent(WAREHOUSE, DB, "c-5", "alice", 4));
+      assertThat(decision.reply()).isEqualTo(CommandReply.done("c-5"));
+    }
+
+    @Test
+    void rejectsDropOfMissingNamespace() {
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropNamespaceCommand(header("c-6"), WAREHOUSE, DB));
+
+      assertRejected(
+          decision, "c-6", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
+    }
+
+    @Test
+    void rejectsDropOfNamespaceWithTables() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(ORDERS);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropNamespaceCommand(header("c-7"), WAREHOUSE, DB));
+
+      assertRejected(
+          decision,
+          "c-7",
+          RejectionCode.NAMESPACE_NOT_EMPTY,
+          "Namespace db is not empty. Contains tables.");
+    }
+
+    @Test
+    void rejectsDropOfNamespaceWithChildNamespaces() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenNamespace(Namespace.of("db", "sales"), Map.of(), 1);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropNamespaceCommand(header("c-8"), WAREHOUSE, DB));
+
+      assertRejected(
+          decision,
+          "c-8",
+          RejectionCode.NAMESPACE_NOT_EMPTY,
+          "Namespace db is not empty. Contains namespaces.");
+    }
+
+    @Test
+    void dropsNamespaceWhoseSiblingHasTables() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenNamespace(Namespace.of("dbx"), Map.of(), 1);
+      directory.givenTable(TableIdentifier.of(Namespace.of("dbx"), "orders"));
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropNamespaceCommand(header("c-9"), WAREHOUSE, DB));
+
+      assertThat(decision.reply().accepted()).isTrue();
+      assertThat(decision.events()).hasSize(1);
+    }
+  }
+
+  @Nested
+  class UpdateProperties {
+    @Test
+    void reportsUpdatedRemovedAndMissingKeys() {
+      directory.givenNamespace(DB, Map.of("a", "1", "b", "2"), 2);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory,
+              new UpdateNamespacePropertiesCommand(
+                  header("c-10"), WAREHOUSE, DB, Map.of("a", "9", "c", "3"), List.of("b", "zz")));
+
+      assertThat(decision.events())
+          .containsExactly(
+              new NamespacePropertiesUpdatedEvent(
+                  WAREHOUSE, DB, Map.of("a", "9", "c", "3"), List.of("b"), "c-10", "alice", 3));
+      CommandReply reply = decision.reply();
+      assertThat(reply.accepted()).isTrue();
+      assertThat(reply.updated()).containsExactlyInAnyOrder("a", "c");
+      assertThat(reply.removed()).containsExactly("b");
+      assertThat(reply.missing()).containsExactly("zz");
+    }
+
+    @Test
+    void rejectsKeyBothSetAndRemoved() {
+      directory.givenNamespace(DB, Map.of("a", "1"), 1);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory,
+              new UpdateNamespacePropertiesCommand(
+                  header("c-11"), WAREHOUSE, DB, Map.of("a", "2", "b", "2"), List.of("a")));
+
+      assertRejected(
+          decision,
+          "c-11",
+          RejectionCode.UNPROCESSABLE,
+          "Cannot set and remove the same keys: [a]");
+    }
+
+    @Test
+    void rejectsUpdateOfMissingNamespace() {
+      Decision decision =
+          DirectoryDecider.decide(
+              directory,
+              new UpdateNamespacePropertiesCommand(
+                  header("c-12"), WAREHOUSE, DB, Map.of("a", "1"), List.of()));
+
+      assertRejected(
+          decision, "c-12", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
+    }
+  }
+
+  @Nested
+  class CreateTable {
+    @Test
+    void claimsNameAndSendsOneCreateStep() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      CreateTableCommand command = createOrders("c-13", null);
+
+      Decision decision = DirectoryDecider.decide(directory, command);
+
+      assertThat(decision.events()).isEmpty();
+      assertThat(decision.reply()).as("the table's partition replies").isNull();
+      assertThat(decision.steps()).hasSize(1).first().isInstanceOf(CreateTableStep.class);
+      CreateTableStep step = (CreateTableStep) decision.steps().get(0);
+      assertThat(step.header()).isEqualTo(command.header());
+      assertThat(step.warehouse()).isEqualTo(WAREHOUSE);
+      assertThat(step.identifier()).isEqualTo(ORDERS);
+      assertThat(step.key()).isEqualTo(command.tableKey());
+      TableMetadata metadata = step.metadata();
+      assertThat(metadata.schema().asStruct()).isEqualTo(SCHEMA.asStruct());
+      assertThat(metadata.location()).startsWith(ROOT + "/db/orders-");
+      assertThat(metadata.location()).contains(metadata.uuid().replace("-", ""));
+      assertThat(metadata.properties()).containsEntry("owner", "alice");
+      assertThat(step.metadataLocation())
+          .startsWith(metadata.location() + "/metadata/")
+          .contains("c-13")
+          .endsWith(".metadata.json");
+    }
+
+    @Test
+    void derivesUuidAndLocationFromCommandId() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      CreateTableStep first = createStep(createOrders("c-14", null));
+      CreateTableStep again = createStep(createOrders("c-14", null));
+      CreateTableStep other = createStep(createOrders("c-15", null));
+
+      assertThat(again.metadata().uuid()).isEqualTo(first.metadata().uuid());
+      assertThat(again.metadata().location()).isEqualTo(first.metadata().location());
+      assertThat(again.metadataLocation()).isEqualTo(first.metadataLocation());
+      assertThat(other.metadata().uuid()).isNotEqualTo(first.metadata().uuid());
+      assertThat(other.metadata().location()).isNotEqualTo(first.metadata().location());
+    }
+
+    @Test
+    void usesRequestedLocationWithoutTrailingSlash() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      CreateTableStep step = createStep(createOrders("c-16", "file:///elsewhere/orders/"));
+
+      assertThat(step.metadata().location()).isEqualTo("file:///elsewhere/orders");
+      assertThat(step.metadataLocation())
+          .isEqualTo("file:///elsewhere/orders/metadata/00000-c-16.metadata.json");
+    }
+
+    @Test
+    void rejectsTableInMissingNamespace() {
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-17", null));
+
+      assertRejected(
+          decision, "c-17", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
+    }
+
+    @Test
+    void rejectsTableWhoseNameIsTaken() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(ORDERS);
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-18", null));
+
+      assertRejected(
+          decision, "c-18", RejectionCode.TABLE_ALREADY_EXISTS, "Table already exists: db.orders");
+    }
+
+    @Test
+    void rejectsPartitionSpecOnUnknownSourceColumn() throws Exception {
+      directory.givenNamespace(DB, Map.of(), 1);
+      JsonNode json =
+          FloeJson.mapper()
+              .readTree(
+                  "{\"spec-id\":0,\"fields\":[{\"name\":\"nope\",\"transform\":\"identity\","
+                      + "\"source-id\":99,\"field-id\":1000}]}");
+      UnboundPartitionSpec spec = PartitionSpecParser.fromJson(json);
+      CreateTableCommand command =
+          new CreateTableCommand(
+              header("c-19"), WAREHOUSE, ROOT, ORDERS, null, SCHEMA, spec, null, Map.of());
+
+      Decision decision = DirectoryDecider.decide(directory, command);
+
+      assertThat(decision.isRejected()).isTrue();
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      assertThat(decision.reply().rejection().message()).contains("99");
+      assertThat(decision.steps()).isEmpty();
+      assertThat(decision.events()).isEmpty();
+    }
+  }
+
+  @Nested
+  class DropTable {
+    @Test
+    void releasesNameAndSendsDropStep() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(ORDERS);
+      DropTableCommand command = new DropTableCommand(header("c-20"), WAREHOUSE, ORDERS, true);
+
+      Decision decision = DirectoryDecider.decide(directory, command);
+
+      assertThat(decision.steps())
+          .containsExactly(new DropTableStep(command.header(), WAREHOUSE, ORDERS, true));
+      assertThat(decision.events()).isEmpty();
+      assertThat(decision.reply()).as("the table's partition replies").isNull();
+    }
+
+    @Test
+    void rejectsDropOfMissingTable() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, new DropTableCommand(header("c-21"), WAREHOUSE, ORDERS, false));
+
+      assertRejected(
+          decision, "c-21", RejectionCode.TABLE_NOT_FOUND, "Table does not exist: db.orders");
+    }
+  }
+
+  @Test
+  void refusesToDecideCommitsWhichBelongToTheTableKey() {
+    CatalogCommand commit =
+        new CommitTableCommand(header("c-22"), WAREHOUSE, ORDERS, List.of(), List.of());
+
+    assertThatThrownBy(() -> DirectoryDecider.decide(directory, commit))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Not a directory command");
+  }
+
+  private CreateTableStep createStep(CreateTableCommand command) {
+    Decision decision = DirectoryDecider.decide(directory, command);
+    assertThat(decision.steps()).hasSize(1);
+    return (CreateTableStep) decision.steps().get(0);
+  }
+
+  private static CreateTableCommand createOrders(String commandId, String location) {
+    return new CreateTableCommand(
+        header(commandId),
+        WAREHOUSE,
+        ROOT,
+        ORDERS,
+        location,
+        SCHEMA,
+        null,
+        null,
+        Map.of("owner", "alice"));
+  }
+
+  private static void assertRejected(
+      Decision decision, String commandId, RejectionCode code, String message) {
+    assertThat(decision.events()).isEmpty();
+    assertThat(decision.steps()).isEmpty();
+    assertThat(decision.reply())
+        .isEqualTo(CommandReply.rejected(commandId, new Rejection(code, message)));
+  }
+
+  private static CommandHeader header(String commandId) {
+    return new CommandHeader(commandId, 1_700_000_000_000L, "alice", "api-1", null);
+  }
+
+  /** An in-memory directory: namespaces sorted by their levels, and the claimed table names. */
+  private static final class FakeDirectory implements Directory {
+    private static final String SEPARATOR = "\u0000";
+
+    private final TreeMap<String, NamespaceState> namespaces = new TreeMap<>();
+    private final Set<TableIdentifier> tables = new HashSet<>();
+
+    void givenNamespace(Namespace namespace, Map<String, String> properties, long sequence) {
+      namespaces.put(key(namespace), new NamespaceState(properties, sequence));
+    }
+
+    void givenTable(TableIdentifier identifier) {
+      tables.add(identifier);
+    }
+
+    @Override
+    public Optional<NamespaceState> namespace(Namespace namespace) {
+      return Optional.ofNullable(namespaces.get(key(namespace)));
+    }
+
+    @Override
+    public boolean hasChildNamespaces(Namespace namespace) {
+      String prefix = key(namespace) + SEPARATOR;
+      String next = namespaces.ceilingKey(prefix);
+      return next != null && next.startsWith(prefix);
+    }
+
+    @Override
+    public boolean hasTables(Namespace namespace) {
+      return tables.stream().anyMatch(t -> t.namespace().equals(namespace));
+    }
+
+    @Override
+    public boolean tableExists(TableIdentifier identifier) {
+      return tables.contains(identifier);
+    }
+
+    private static String key(Namespace namespace) {
+      return String.join(SEPARATOR, namespace.levels());
+    }
+  }
+}
