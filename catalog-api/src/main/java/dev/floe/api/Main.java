@@ -12,17 +12,28 @@ public final class Main {
       """
       Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                         [--kafka host:port,...] [--config floe.properties]
+             floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
 
         --port       HTTP port of the Iceberg REST catalog (default 8181)
         --host       address to listen on (default 0.0.0.0)
         --data-dir   where the embedded broker, the stores and the default warehouse live
         --kafka      use this Kafka cluster instead of starting an embedded broker
         --config     a properties file; see README.md for every key
+
+      floe latency measures sequential commit and load round trips against a running catalog.
       """;
 
   private Main() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && "latency".equals(args[0])) {
+      Map<String, String> flags = flags(args);
+      dev.floe.api.tools.LatencyProbe.run(
+          flags.getOrDefault("--url", "http://localhost:8181"),
+          flags.getOrDefault("--warehouse", "default"),
+          Integer.parseInt(flags.getOrDefault("--count", "500")));
+      return;
+    }
     if (args.length == 0 || !"serve".equals(args[0])) {
       System.err.print(USAGE);
       System.exit(args.length == 0 || "help".equals(args[0]) || "--help".equals(args[0]) ? 0 : 2);
@@ -89,6 +100,17 @@ public final class Main {
             config.defaultWarehouse(),
             url,
             config.defaultWarehouse());
+  }
+
+  private static Map<String, String> flags(String[] args) {
+    Map<String, String> flags = new HashMap<>();
+    for (int i = 1; i < args.length; i += 2) {
+      if (i + 1 >= args.length) {
+        fail("Missing value for " + args[i]);
+      }
+      flags.put(args[i], args[i + 1]);
+    }
+    return flags;
   }
 
   private static void fail(String message) {
