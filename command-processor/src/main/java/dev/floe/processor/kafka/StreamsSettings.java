@@ -29,6 +29,11 @@ public final class StreamsSettings {
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
     props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+    // Commands and steps are co-partitioned into one task. With the default (0) the task waits
+    // for a fetch that proves the other input partition empty before processing, one extra
+    // round trip per command. Order between the two topics carries no meaning (steps of one key
+    // keep their order within floe.steps), so never wait.
+    props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
