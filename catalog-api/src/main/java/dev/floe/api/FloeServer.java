@@ -1,6 +1,7 @@
 package dev.floe.api;
 
 import dev.floe.api.http.CatalogContext;
+import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.IcebergRoutes;
 import dev.floe.api.http.RestRouter;
 import dev.floe.events.Topics;
@@ -41,6 +42,7 @@ public final class FloeServer implements AutoCloseable {
   private HttpServer http;
   private String bootstrapServers;
   private volatile RestRouter router;
+  private final MetadataFiles metadataFiles = new MetadataFiles();
 
   private FloeServer(FloeConfig config) {
     this.config = config;
@@ -85,7 +87,9 @@ public final class FloeServer implements AutoCloseable {
     startStreams(topics, port);
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
-    CatalogContext catalog = new CatalogContext(config, new StreamsCatalogQueries(streams), gateway, vertx);
+    CatalogContext catalog =
+        new CatalogContext(
+            config, new StreamsCatalogQueries(streams), gateway, vertx, metadataFiles, new CatalogMetrics());
     router = IcebergRoutes.router(catalog);
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
     this.port = port;
@@ -105,7 +109,7 @@ public final class FloeServer implements AutoCloseable {
     String applicationServer = ("0.0.0.0".equals(config.host()) ? "localhost" : config.host()) + ":" + port;
     streams =
         new KafkaStreams(
-            CatalogTopology.build(topics, new MetadataFiles()),
+            CatalogTopology.build(topics, metadataFiles),
             StreamsSettings.of(config, bootstrapServers, applicationServer, stableInstanceId()));
     streams.setUncaughtExceptionHandler(
         e -> {

@@ -13,29 +13,38 @@ import java.util.List;
  *
  * @param tableState the table's new state, or null when it is unchanged or removed
  * @param tableRemoved true when the table's state must be deleted
+ * @param writeMetadata true when {@code tableState}'s metadata document must be written to its
+ *     location first (false for a registered or moved table, whose file already exists)
  */
 public record Decision(
     List<CatalogEvent> events,
     List<TableStep> steps,
     CommandReply reply,
     TableState tableState,
-    boolean tableRemoved) {
+    boolean tableRemoved,
+    boolean writeMetadata) {
 
   public Decision {
     events = List.copyOf(events);
     steps = List.copyOf(steps);
   }
 
+  /** A table's new state whose metadata file must be written. */
+  public static Decision table(List<CatalogEvent> events, CommandReply reply, TableState state) {
+    return new Decision(events, List.of(), reply, state, false, true);
+  }
+
   public static Decision rejected(String commandId, Rejection rejection) {
-    return new Decision(List.of(), List.of(), CommandReply.rejected(commandId, rejection), null, false);
+    return new Decision(
+        List.of(), List.of(), CommandReply.rejected(commandId, rejection), null, false, false);
   }
 
   public static Decision reply(List<CatalogEvent> events, CommandReply reply) {
-    return new Decision(events, List.of(), reply, null, false);
+    return new Decision(events, List.of(), reply, null, false, false);
   }
 
   public static Decision step(TableStep step) {
-    return new Decision(List.of(), List.of(step), null, null, false);
+    return new Decision(List.of(), List.of(step), null, null, false, false);
   }
 
   public boolean isRejected() {

@@ -1,11 +1,8 @@
 package dev.floe.processor;
 
-import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.NAMESPACE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.NAMESPACE_NOT_EMPTY;
 import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
-import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
-import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.UNPROCESSABLE;
 
 import dev.floe.events.CommandReply;
@@ -13,6 +10,9 @@ import dev.floe.events.Rejection;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.CreateTableTransactionCommand;
+import dev.floe.events.command.RegisterTableCommand;
+import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
@@ -20,8 +20,6 @@ import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.state.NamespaceState;
-import dev.floe.processor.step.CreateTableStep;
-import dev.floe.processor.step.DropTableStep;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -47,9 +45,15 @@ public final class DirectoryDecider {
     } else if (command instanceof UpdateNamespacePropertiesCommand c) {
       return updateProperties(directory, c);
     } else if (command instanceof CreateTableCommand c) {
-      return createTable(directory, c);
+      return TableNameDecider.create(directory, c);
+    } else if (command instanceof CreateTableTransactionCommand c) {
+      return TableNameDecider.createTransaction(directory, c);
+    } else if (command instanceof RegisterTableCommand c) {
+      return TableNameDecider.register(directory, c);
     } else if (command instanceof DropTableCommand c) {
-      return dropTable(directory, c);
+      return TableNameDecider.drop(directory, c);
+    } else if (command instanceof RenameTableCommand c) {
+      return TableNameDecider.rename(directory, c);
     }
     throw new IllegalArgumentException("Not a directory command: " + command.key());
   }
@@ -138,37 +142,5 @@ public final class DirectoryDecider {
             state.get().sequence() + 1);
     return Decision.reply(
         List.of(event), CommandReply.namespaceUpdated(id, updated, removed, missing));
-  }
-
-  static Decision createTable(Directory directory, CreateTableCommand c) {
-    String id = c.header().commandId();
-    if (directory.namespace(c.identifier().namespace()).isEmpty()) {
-      return Decision.rejected(
-          id,
-          Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", c.identifier().namespace()));
-    }
-    if (directory.tableExists(c.identifier())) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.identifier()));
-    }
-    try {
-      NewTable table = NewTable.build(c);
-      return Decision.step(
-          new CreateTableStep(
-              c.header(), c.warehouse(), c.identifier(), table.metadata(), table.metadataLocation()));
-    } catch (RuntimeException e) {
-      // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
-      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
-    }
-  }
-
-  static Decision dropTable(Directory directory, DropTableCommand c) {
-    if (!directory.tableExists(c.identifier())) {
-      return Decision.rejected(
-          c.header().commandId(),
-          Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
-    }
-    return Decision.step(
-        new DropTableStep(c.header(), c.warehouse(), c.identifier(), c.purgeRequested()));
   }
 }

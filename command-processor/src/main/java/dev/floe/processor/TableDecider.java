@@ -11,9 +11,15 @@ import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableRegisteredEvent;
+import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.MoveTableInStep;
+import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.RegisterTableStep;
+import dev.floe.processor.step.ReleaseTableNameStep;
 import java.util.List;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -81,8 +87,7 @@ public final class TableDecider {
             id,
             c.header().principal(),
             next.sequence());
-    return new Decision(
-        List.of(event), List.of(), CommandReply.table(id, location, json), next, false);
+    return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
   }
 
   public static Decision create(TableState existing, CreateTableStep step) {
@@ -105,8 +110,7 @@ public final class TableDecider {
             id,
             step.header().principal(),
             1);
-    return new Decision(
-        List.of(event), List.of(), CommandReply.table(id, step.metadataLocation(), json), state, false);
+    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
   }
 
   public static Decision drop(TableState existing, DropTableStep step) {
@@ -125,6 +129,92 @@ public final class TableDecider {
             id,
             step.header().principal(),
             existing.sequence() + 1);
-    return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true);
+    return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true, false);
+  }
+
+  /** Installs a registered table; its file exists already and is not rewritten. */
+  public static Decision register(TableState existing, RegisterTableStep step) {
+    String id = step.header().commandId();
+    if (existing != null && !step.overwrite()) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.identifier()));
+    }
+    String json = TableMetadataParser.toJson(step.metadata());
+    long sequence = existing == null ? 1 : existing.sequence() + 1;
+    int version = existing == null ? 1 : existing.version() + 1;
+    TableState state =
+        new TableState(step.metadata().uuid(), step.metadataLocation(), json, version, sequence);
+    TableRegisteredEvent event =
+        new TableRegisteredEvent(
+            step.warehouse(),
+            step.identifier(),
+            state.tableUuid(),
+            step.metadataLocation(),
+            step.metadata(),
+            existing != null,
+            id,
+            step.header().principal(),
+            sequence);
+    return new Decision(
+        List.of(event),
+        List.of(),
+        CommandReply.table(id, step.metadataLocation(), json),
+        state,
+        false,
+        false);
+  }
+
+  /**
+   * Takes a renamed table's state off its old key and sends it to the new one. When the state is
+   * missing (its create failed meanwhile), the destination name is handed back and the rename
+   * refused.
+   */
+  public static Decision moveOut(TableState existing, MoveTableOutStep step) {
+    if (existing == null) {
+      return Decision.step(
+          new ReleaseTableNameStep(
+              step.header(),
+              step.warehouse(),
+              step.destination(),
+              Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", step.source())));
+    }
+    return new Decision(
+        List.of(),
+        List.of(
+            new MoveTableInStep(
+                step.header(), step.warehouse(), step.source(), step.destination(), existing)),
+        null,
+        null,
+        true,
+        false);
+  }
+
+  /** Installs a renamed table under its new key: the rename is acknowledged here. */
+  public static Decision moveIn(TableState existing, MoveTableInStep step) {
+    String id = step.header().commandId();
+    if (existing != null) {
+      // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.destination()));
+    }
+    TableState moved = step.state();
+    TableState state =
+        new TableState(
+            moved.tableUuid(),
+            moved.metadataLocation(),
+            moved.metadataJson(),
+            moved.version(),
+            moved.sequence() + 1);
+    TableRenamedEvent event =
+        new TableRenamedEvent(
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state.tableUuid(),
+            state.metadataLocation(),
+            id,
+            step.header().principal(),
+            state.sequence());
+    return new Decision(List.of(event), List.of(), CommandReply.done(id), state, false, false);
   }
 }

@@ -317,7 +317,7 @@ class DirectoryDeciderTest {
       UnboundPartitionSpec spec = PartitionSpecParser.fromJson(json);
       CreateTableCommand command =
           new CreateTableCommand(
-              header("c-19"), WAREHOUSE, ROOT, ORDERS, null, SCHEMA, spec, null, Map.of());
+              header("c-19"), WAREHOUSE, ROOT, ORDERS, null, SCHEMA, spec, null, Map.of(), false);
 
       Decision decision = DirectoryDecider.decide(directory, command);
 
@@ -384,7 +384,8 @@ class DirectoryDeciderTest {
         SCHEMA,
         null,
         null,
-        Map.of("owner", "alice"));
+        Map.of("owner", "alice"),
+        false);
   }
 
   private static void assertRejected(

@@ -6,6 +6,7 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.infra.config.FloeConfig;
+import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -17,12 +18,30 @@ public final class CatalogContext {
   private final CatalogQueries queries;
   private final CommandGateway gateway;
   private final Vertx vertx;
+  private final MetadataFiles metadataFiles;
+  private final CatalogMetrics metrics;
 
-  public CatalogContext(FloeConfig config, CatalogQueries queries, CommandGateway gateway, Vertx vertx) {
+  public CatalogContext(
+      FloeConfig config,
+      CatalogQueries queries,
+      CommandGateway gateway,
+      Vertx vertx,
+      MetadataFiles metadataFiles,
+      CatalogMetrics metrics) {
     this.config = config;
     this.queries = queries;
     this.gateway = gateway;
     this.vertx = vertx;
+    this.metadataFiles = metadataFiles;
+    this.metrics = metrics;
+  }
+
+  public MetadataFiles metadataFiles() {
+    return metadataFiles;
+  }
+
+  public CatalogMetrics metrics() {
+    return metrics;
   }
 
   public FloeConfig config() {

@@ -22,7 +22,10 @@ final class ConfigHandler {
           Endpoint.V1_TABLE_EXISTS,
           Endpoint.V1_CREATE_TABLE,
           Endpoint.V1_UPDATE_TABLE,
-          Endpoint.V1_DELETE_TABLE);
+          Endpoint.V1_DELETE_TABLE,
+          Endpoint.V1_RENAME_TABLE,
+          Endpoint.V1_REGISTER_TABLE,
+          Endpoint.V1_REPORT_METRICS);
 
   private final CatalogContext catalog;
 

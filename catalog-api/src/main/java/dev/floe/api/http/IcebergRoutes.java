@@ -13,6 +13,7 @@ public final class IcebergRoutes {
     ConfigHandler config = new ConfigHandler(catalog);
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
     TableHandlers tables = new TableHandlers(catalog);
+    TableMembershipHandlers membership = new TableMembershipHandlers(catalog);
     String ns = "/v1/{prefix}/namespaces/{namespace}";
     return new RestRouter()
         .add(GET, "/v1/config", config::handleGetConfig)
@@ -27,6 +28,10 @@ public final class IcebergRoutes {
         .add(GET, ns + "/tables/{table}", tables::handleLoadTable)
         .add(HEAD, ns + "/tables/{table}", tables::handleTableExists)
         .add(POST, ns + "/tables/{table}", tables::handleCommitTable)
-        .add(DELETE, ns + "/tables/{table}", tables::handleDropTable);
+        .add(DELETE, ns + "/tables/{table}", tables::handleDropTable)
+        .add(POST, ns + "/tables/{table}/metrics", membership::handleReportMetrics)
+        .add(POST, ns + "/register", membership::handleRegisterTable)
+        .add(POST, "/v1/{prefix}/tables/rename", membership::handleRenameTable)
+        .add(GET, "/metrics", membership::handlePrometheus);
   }
 }

@@ -94,7 +94,10 @@ public final class RestRouter {
           if (answer.body() == null || request.method() == HttpMethod.HEAD) {
             response.end();
           } else {
-            response.putHeader("Content-Type", "application/json").end(Buffer.buffer(answer.body()));
+            if (!response.headers().contains("Content-Type")) {
+              response.putHeader("Content-Type", "application/json");
+            }
+            response.end(Buffer.buffer(answer.body()));
           }
         });
   }

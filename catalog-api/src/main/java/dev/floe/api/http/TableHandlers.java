@@ -3,11 +3,12 @@ package dev.floe.api.http;
 import dev.floe.events.CommandReply;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.state.TableState;
 import dev.floe.projections.Page;
 import io.vertx.core.Future;
-import java.nio.charset.StandardCharsets;
+import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
@@ -48,9 +49,6 @@ final class TableHandlers {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
     CreateTableRequest body = request.body(CreateTableRequest.class);
-    if (body.stageCreate()) {
-      throw ApiException.badRequest("Staged table creation is not supported yet");
-    }
     CreateTableCommand command =
         new CreateTableCommand(
             catalog.header(request),
@@ -61,16 +59,41 @@ final class TableHandlers {
             body.schema(),
             body.spec() == null ? null : body.spec().toUnbound(),
             body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
-            body.properties());
+            body.properties(),
+            body.stageCreate());
     return catalog.submit(command).map(TableHandlers::tableResponse);
   }
 
+  /**
+   * {@code snapshots=refs} serves only referenced snapshots; {@code If-None-Match} with the
+   * current ETag answers 304 without a body.
+   */
   Future<HttpResult> handleLoadTable(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
-    return catalog
-        .read(() -> load(warehouse, table))
-        .map(state -> HttpResult.raw(loadTableJson(state.metadataLocation(), state.metadataJson())));
+    LoadTableResponses.SnapshotMode mode = LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
+    String ifNoneMatch = request.header("If-None-Match");
+    return catalog.read(
+        () -> {
+          TableState state = load(warehouse, table);
+          requireMetadataFile(state);
+          String etag = LoadTableResponses.etag(state.metadataLocation(), mode);
+          if (LoadTableResponses.matches(ifNoneMatch, etag)) {
+            return new HttpResult(304, null, java.util.Map.of("ETag", etag));
+          }
+          return LoadTableResponses.result(state.metadataLocation(), state.metadataJson(), mode);
+        });
+  }
+
+  /**
+   * A table whose current metadata file is gone from storage cannot be trusted by a client that
+   * reads the file: answer 404 NotFoundException as Iceberg's catalogs do.
+   */
+  private void requireMetadataFile(TableState state) {
+    if (!catalog.metadataFiles().exists(state.metadataLocation())) {
+      throw new ApiException(
+          404, "NotFoundException", "Failed to open input stream for file: " + state.metadataLocation());
+    }
   }
 
   Future<HttpResult> handleTableExists(RequestContext request) {
@@ -86,8 +109,23 @@ final class TableHandlers {
     if (body.identifier() != null && !body.identifier().equals(table)) {
       throw ApiException.badRequest("Identifier in body %s does not match path %s", body.identifier(), table);
     }
+    if (body.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+      return commitCreateTransaction(request, warehouse, table, body);
+    }
     CommitTableCommand command =
         new CommitTableCommand(catalog.header(request), warehouse, table, body.requirements(), body.updates());
+    return catalog.submit(command).map(TableHandlers::tableResponse);
+  }
+
+  /** The commit of a create transaction: {@code assert-create} and nothing else may be required. */
+  private Future<HttpResult> commitCreateTransaction(
+      RequestContext request, String warehouse, TableIdentifier table, UpdateTableRequest body) {
+    if (!body.requirements().stream().allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+      throw ApiException.badRequest("Invalid create requirements: %s", body.requirements());
+    }
+    CreateTableTransactionCommand command =
+        new CreateTableTransactionCommand(
+            catalog.header(request), warehouse, table, body.requirements(), body.updates());
     return catalog.submit(command).map(TableHandlers::tableResponse);
   }
 
@@ -103,34 +141,8 @@ final class TableHandlers {
     return catalog.queries().table(warehouse, table).orElseThrow(() -> ApiException.noSuchTable(table));
   }
 
-  private static HttpResult tableResponse(CommandReply reply) {
-    return HttpResult.raw(loadTableJson(reply.metadataLocation(), reply.metadata()));
-  }
-
-  /**
-   * A LoadTableResult with the stored metadata document spliced in as-is: the document is already
-   * Iceberg's JSON, so it is neither parsed nor re-serialised on a read.
-   */
-  static byte[] loadTableJson(String metadataLocation, String metadataJson) {
-    StringBuilder json = new StringBuilder(metadataJson.length() + metadataLocation.length() + 64);
-    json.append("{\"metadata-location\":");
-    appendQuoted(json, metadataLocation);
-    json.append(",\"metadata\":").append(metadataJson).append(",\"config\":{}}");
-    return json.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static void appendQuoted(StringBuilder json, String value) {
-    json.append('"');
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c == '"' || c == '\\') {
-        json.append('\\').append(c);
-      } else if (c < 0x20) {
-        json.append(String.format("\\u%04x", (int) c));
-      } else {
-        json.append(c);
-      }
-    }
-    json.append('"');
+  static HttpResult tableResponse(CommandReply reply) {
+    return LoadTableResponses.result(
+        reply.metadataLocation(), reply.metadata(), LoadTableResponses.SnapshotMode.ALL);
   }
 }

@@ -13,7 +13,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
       name = "update-namespace-properties"),
   @JsonSubTypes.Type(value = CreateTableCommand.class, name = "create-table"),
   @JsonSubTypes.Type(value = DropTableCommand.class, name = "drop-table"),
-  @JsonSubTypes.Type(value = CommitTableCommand.class, name = "commit-table")
+  @JsonSubTypes.Type(value = CommitTableCommand.class, name = "commit-table"),
+  @JsonSubTypes.Type(value = RenameTableCommand.class, name = "rename-table"),
+  @JsonSubTypes.Type(value = RegisterTableCommand.class, name = "register-table"),
+  @JsonSubTypes.Type(
+      value = CreateTableTransactionCommand.class,
+      name = "create-table-transaction")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -21,7 +26,10 @@ public sealed interface CatalogCommand
         UpdateNamespacePropertiesCommand,
         CreateTableCommand,
         DropTableCommand,
-        CommitTableCommand {
+        CommitTableCommand,
+        RenameTableCommand,
+        RegisterTableCommand,
+        CreateTableTransactionCommand {
 
   CommandHeader header();
 

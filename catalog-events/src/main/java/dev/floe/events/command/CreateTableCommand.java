@@ -14,6 +14,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *
  * @param warehouseRoot the warehouse's storage root, under which the default location is derived
  * @param location the location the client asked for, or null
+ * @param stageCreate only return the metadata the table would have: claim nothing, write nothing
  */
 public record CreateTableCommand(
     CommandHeader header,
@@ -24,7 +25,8 @@ public record CreateTableCommand(
     Schema schema,
     UnboundPartitionSpec spec,
     UnboundSortOrder writeOrder,
-    Map<String, String> properties)
+    Map<String, String> properties,
+    boolean stageCreate)
     implements CatalogCommand {
   public CreateTableCommand {
     Objects.requireNonNull(header, "header");

@@ -10,7 +10,9 @@ public sealed interface CatalogEvent
         NamespaceDroppedEvent,
         TableCreatedEvent,
         TableCommittedEvent,
-        TableDroppedEvent {
+        TableDroppedEvent,
+        TableRenamedEvent,
+        TableRegisteredEvent {
 
   String warehouse();
 

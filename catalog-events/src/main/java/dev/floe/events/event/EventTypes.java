@@ -11,7 +11,9 @@ public final class EventTypes {
           "floe.namespace.dropped", NamespaceDroppedEvent.class,
           "floe.table.created", TableCreatedEvent.class,
           "floe.table.committed", TableCommittedEvent.class,
-          "floe.table.dropped", TableDroppedEvent.class);
+          "floe.table.dropped", TableDroppedEvent.class,
+          "floe.table.renamed", TableRenamedEvent.class,
+          "floe.table.registered", TableRegisteredEvent.class);
 
   private EventTypes() {}
 

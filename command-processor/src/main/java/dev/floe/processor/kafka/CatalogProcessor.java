@@ -17,6 +17,9 @@ import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.MoveTableInStep;
+import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.List;
@@ -140,10 +143,18 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       return Decision.rejected(release.header().commandId(), release.rejection());
     }
     TableState state = readTable(key);
-    Decision decision =
-        step instanceof CreateTableStep s
-            ? TableDecider.create(state, s)
-            : TableDecider.drop(state, (DropTableStep) step);
+    Decision decision;
+    if (step instanceof CreateTableStep s) {
+      decision = TableDecider.create(state, s);
+    } else if (step instanceof RegisterTableStep s) {
+      decision = TableDecider.register(state, s);
+    } else if (step instanceof MoveTableOutStep s) {
+      decision = TableDecider.moveOut(state, s);
+    } else if (step instanceof MoveTableInStep s) {
+      decision = TableDecider.moveIn(state, s);
+    } else {
+      decision = TableDecider.drop(state, (DropTableStep) step);
+    }
     writeTable(key, decision);
     return decision;
   }
@@ -160,10 +171,12 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private void writeTable(String key, Decision decision) {
     if (decision.tableState() != null) {
       TableState state = decision.tableState();
-      try {
-        files.writeJson(state.metadataLocation(), state.metadataJson());
-      } catch (RuntimeException e) {
-        throw new MetadataWriteException(e);
+      if (decision.writeMetadata()) {
+        try {
+          files.writeJson(state.metadataLocation(), state.metadataJson());
+        } catch (RuntimeException e) {
+          throw new MetadataWriteException(e);
+        }
       }
       tables.put(key, state.toBytes());
     } else if (decision.tableRemoved()) {

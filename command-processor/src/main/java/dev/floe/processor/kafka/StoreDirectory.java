@@ -9,6 +9,8 @@ import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.processor.Directory;
 import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.HashMap;
@@ -83,8 +85,12 @@ final class StoreDirectory implements Directory {
   /** Claims or releases a table name, in the same transaction that sends the step on. */
   void apply(TableStep step) {
     String key = DirectoryKeys.table(warehouse, step.identifier());
-    if (step instanceof CreateTableStep s) {
-      store.put(key, new TableEntry(s.header().commandId()).toBytes());
+    if (step instanceof MoveTableOutStep s) {
+      store.delete(key);
+      store.put(
+          DirectoryKeys.table(warehouse, s.destination()), new TableEntry(s.header().commandId()).toBytes());
+    } else if (step instanceof CreateTableStep || step instanceof RegisterTableStep) {
+      store.put(key, new TableEntry(step.header().commandId()).toBytes());
     } else if (step instanceof ReleaseTableNameStep s) {
       // Only the claim this create made: a later create of the same name keeps its own.
       byte[] entry = store.get(key);

@@ -15,9 +15,18 @@ import org.apache.iceberg.catalog.TableIdentifier;
 @JsonSubTypes({
   @JsonSubTypes.Type(value = CreateTableStep.class, name = "create-table"),
   @JsonSubTypes.Type(value = DropTableStep.class, name = "drop-table"),
-  @JsonSubTypes.Type(value = ReleaseTableNameStep.class, name = "release-table-name")
+  @JsonSubTypes.Type(value = ReleaseTableNameStep.class, name = "release-table-name"),
+  @JsonSubTypes.Type(value = RegisterTableStep.class, name = "register-table"),
+  @JsonSubTypes.Type(value = MoveTableOutStep.class, name = "move-table-out"),
+  @JsonSubTypes.Type(value = MoveTableInStep.class, name = "move-table-in")
 })
-public sealed interface TableStep permits CreateTableStep, DropTableStep, ReleaseTableNameStep {
+public sealed interface TableStep
+    permits CreateTableStep,
+        DropTableStep,
+        ReleaseTableNameStep,
+        RegisterTableStep,
+        MoveTableOutStep,
+        MoveTableInStep {
   CommandHeader header();
 
   String warehouse();

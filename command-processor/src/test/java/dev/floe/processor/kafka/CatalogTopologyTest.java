@@ -405,7 +405,7 @@ class CatalogTopologyTest {
 
   private CreateTableCommand createOrders() {
     return new CreateTableCommand(
-        header(), WAREHOUSE, warehouseRoot, ORDERS, null, SCHEMA, null, null, Map.of());
+        header(), WAREHOUSE, warehouseRoot, ORDERS, null, SCHEMA, null, null, Map.of(), false);
   }
 
   private CommandHeader header() {

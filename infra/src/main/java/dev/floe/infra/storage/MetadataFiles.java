@@ -32,6 +32,10 @@ public class MetadataFiles {
     }
   }
 
+  public boolean exists(String location) {
+    return io(location).newInputFile(location).exists();
+  }
+
   public TableMetadata read(String location) {
     return TableMetadataParser.read(io(location), location);
   }

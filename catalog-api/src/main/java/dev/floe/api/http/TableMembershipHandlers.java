@@ -1,0 +1,76 @@
+package dev.floe.api.http;
+
+import dev.floe.events.command.RegisterTableCommand;
+import dev.floe.events.command.RenameTableCommand;
+import io.vertx.core.Future;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.ReportMetricsRequest;
+
+/** Rename, register, and engines' metrics reports. */
+final class TableMembershipHandlers {
+  private final CatalogContext catalog;
+
+  TableMembershipHandlers(CatalogContext catalog) {
+    this.catalog = catalog;
+  }
+
+  Future<HttpResult> handleRenameTable(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    RenameTableRequest body = request.body(RenameTableRequest.class);
+    RenameTableCommand command =
+        new RenameTableCommand(catalog.header(request), warehouse, body.source(), body.destination());
+    return catalog.submit(command).map(reply -> HttpResult.noContent());
+  }
+
+  /**
+   * Reads the metadata file here, at the edge (the processor stays free of reads that could
+   * fail), and sends what it read: 400 when the file cannot be read as table metadata.
+   */
+  Future<HttpResult> handleRegisterTable(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    RegisterTableRequest body = request.body(RegisterTableRequest.class);
+    TableIdentifier table = TableIdentifier.of(namespace, body.name());
+    return catalog
+        .read(() -> readMetadata(body.metadataLocation()))
+        .compose(
+            metadata ->
+                catalog.submit(
+                    new RegisterTableCommand(
+                        catalog.header(request),
+                        warehouse,
+                        table,
+                        body.metadataLocation(),
+                        metadata,
+                        body.overwrite())))
+        .map(TableHandlers::tableResponse);
+  }
+
+  private TableMetadata readMetadata(String location) {
+    try {
+      return catalog.metadataFiles().read(location);
+    } catch (RuntimeException e) {
+      throw ApiException.badRequest("Cannot read table metadata from %s: %s", location, e.getMessage());
+    }
+  }
+
+  Future<HttpResult> handleReportMetrics(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    ReportMetricsRequest body = request.body(ReportMetricsRequest.class);
+    catalog
+        .metrics()
+        .countReport(warehouse, table.namespace().toString(), table.name(), body.reportType().name().toLowerCase(java.util.Locale.ROOT));
+    return Future.succeededFuture(HttpResult.noContent());
+  }
+
+  Future<HttpResult> handlePrometheus(RequestContext request) {
+    byte[] text = catalog.metrics().render().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    return Future.succeededFuture(
+        new HttpResult(200, text, java.util.Map.of("Content-Type", "text/plain; version=0.0.4")));
+  }
+}

@@ -1,0 +1,165 @@
+package dev.floe.processor;
+
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
+import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
+import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
+import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
+import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Rejection;
+import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.CreateTableTransactionCommand;
+import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.RegisterTableCommand;
+import dev.floe.events.command.RenameTableCommand;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.RegisterTableStep;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.UpdateRequirement;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+
+/**
+ * The name half of every table command that changes a namespace's membership: create (plain,
+ * staged, and the commit of a create transaction), register, drop and rename. Runs on the
+ * warehouse key's single writer, so a name is claimed or released by one command at a time.
+ */
+final class TableNameDecider {
+  private TableNameDecider() {}
+
+  static Decision create(Directory directory, CreateTableCommand c) {
+    String id = c.header().commandId();
+    Optional<Rejection> refused = requireFreeName(directory, c.identifier());
+    if (refused.isPresent()) {
+      return Decision.rejected(id, refused.get());
+    }
+    NewTable table;
+    try {
+      table = NewTable.build(c);
+    } catch (RuntimeException e) {
+      // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
+      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+    }
+    if (c.stageCreate()) {
+      // A staged create claims nothing: the table appears only with its transaction's commit.
+      return Decision.reply(
+          List.of(), CommandReply.table(id, null, TableMetadataParser.toJson(table.metadata())));
+    }
+    return Decision.step(
+        new CreateTableStep(
+            c.header(), c.warehouse(), c.identifier(), table.metadata(), table.metadataLocation()));
+  }
+
+  /** Mirrors Iceberg's {@code CatalogHandlers.create}: build from empty, apply the updates. */
+  static Decision createTransaction(Directory directory, CreateTableTransactionCommand c) {
+    String id = c.header().commandId();
+    if (directory.namespace(c.identifier().namespace()).isEmpty()) {
+      return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
+    }
+    if (directory.tableExists(c.identifier())) {
+      return Decision.rejected(
+          id, new Rejection(REQUIREMENT_FAILED, "Requirement failed: table already exists"));
+    }
+    TableMetadata metadata;
+    try {
+      for (UpdateRequirement requirement : c.requirements()) {
+        requirement.validate((TableMetadata) null);
+      }
+      TableMetadata.Builder builder =
+          c.updates().stream()
+              .filter(MetadataUpdate.UpgradeFormatVersion.class::isInstance)
+              .map(u -> ((MetadataUpdate.UpgradeFormatVersion) u).formatVersion())
+              .findFirst()
+              .map(TableMetadata::buildFromEmpty)
+              .orElseGet(TableMetadata::buildFromEmpty);
+      c.updates().forEach(update -> update.applyTo(builder));
+      metadata = builder.build();
+    } catch (CommitFailedException e) {
+      return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
+    } catch (RuntimeException e) {
+      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+    }
+    if (metadata.location() == null) {
+      return Decision.rejected(id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
+    }
+    return Decision.step(
+        new CreateTableStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            metadata,
+            NewTable.metadataLocation(metadata, 0, id)));
+  }
+
+  static Decision register(Directory directory, RegisterTableCommand c) {
+    String id = c.header().commandId();
+    if (directory.namespace(c.identifier().namespace()).isEmpty()) {
+      return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
+    }
+    if (directory.tableExists(c.identifier()) && !c.overwrite()) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.identifier()));
+    }
+    return Decision.step(
+        new RegisterTableStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            c.metadata(),
+            c.metadataLocation(),
+            c.overwrite()));
+  }
+
+  static Decision drop(Directory directory, DropTableCommand c) {
+    if (!directory.tableExists(c.identifier())) {
+      return Decision.rejected(
+          c.header().commandId(),
+          Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
+    }
+    return Decision.step(
+        new DropTableStep(c.header(), c.warehouse(), c.identifier(), c.purgeRequested()));
+  }
+
+  /**
+   * Moves the name in the directory (atomically: both names change in this one decision) and
+   * sends the state's move to the source key. Acknowledged once the destination key has it.
+   */
+  static Decision rename(Directory directory, RenameTableCommand c) {
+    String id = c.header().commandId();
+    if (!directory.tableExists(c.source())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.source()));
+    }
+    if (directory.namespace(c.destination().namespace()).isEmpty()) {
+      return Decision.rejected(id, namespaceMissing(c.destination().namespace()));
+    }
+    if (directory.tableExists(c.destination())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.destination()));
+    }
+    return Decision.step(
+        new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
+  }
+
+  private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier table) {
+    if (directory.namespace(table.namespace()).isEmpty()) {
+      return Optional.of(namespaceMissing(table.namespace()));
+    }
+    if (directory.tableExists(table)) {
+      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", table));
+    }
+    return Optional.empty();
+  }
+
+  private static Rejection namespaceMissing(Namespace namespace) {
+    return Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", namespace);
+  }
+}
