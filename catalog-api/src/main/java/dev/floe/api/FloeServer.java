@@ -42,6 +42,7 @@ public final class FloeServer implements AutoCloseable {
   private HttpServer http;
   private String bootstrapServers;
   private volatile RestRouter router;
+  private Purger purger;
   private final MetadataFiles metadataFiles = new MetadataFiles();
 
   private FloeServer(FloeConfig config) {
@@ -91,6 +92,8 @@ public final class FloeServer implements AutoCloseable {
         new CatalogContext(
             config, new StreamsCatalogQueries(streams), gateway, vertx, metadataFiles, new CatalogMetrics());
     router = IcebergRoutes.router(catalog);
+    purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);
+    purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
     this.port = port;
   }
@@ -147,6 +150,9 @@ public final class FloeServer implements AutoCloseable {
 
   @Override
   public void close() {
+    if (purger != null) {
+      purger.close();
+    }
     if (http != null) {
       awaitQuietly(http.close());
     }

@@ -14,4 +14,16 @@ public interface Directory {
   boolean hasTables(Namespace namespace);
 
   boolean tableExists(TableIdentifier identifier);
+
+  /** The location of a claimed table, if it is claimed. */
+  Optional<String> tableLocation(TableIdentifier identifier);
+
+  /**
+   * A live table's location, or a location awaiting purge, that equals, contains or lies inside
+   * the given normalised location; empty when the location is free.
+   */
+  Optional<String> locationConflict(String location);
+
+  /** True while a dropped table's files at this location wait for the purger. */
+  boolean purgePending(String location);
 }

@@ -9,6 +9,7 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CreateNamespaceCommand;
+import dev.floe.events.command.CompletePurgeCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.RegisterTableCommand;
@@ -19,6 +20,7 @@ import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.state.NamespaceState;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,8 +56,21 @@ public final class DirectoryDecider {
       return TableNameDecider.drop(directory, c);
     } else if (command instanceof RenameTableCommand c) {
       return TableNameDecider.rename(directory, c);
+    } else if (command instanceof CompletePurgeCommand c) {
+      return completePurge(directory, c);
     }
     throw new IllegalArgumentException("Not a directory command: " + command.key());
+  }
+
+  /** Idempotent: a purge completed twice (two purgers, a retry) records one event. */
+  static Decision completePurge(Directory directory, CompletePurgeCommand c) {
+    String id = c.header().commandId();
+    if (!directory.purgePending(c.location())) {
+      return Decision.reply(List.of(), CommandReply.done(id));
+    }
+    TableFilesPurgedEvent event =
+        new TableFilesPurgedEvent(c.warehouse(), c.location(), id, c.header().principal(), 1);
+    return Decision.reply(List.of(event), CommandReply.done(id));
   }
 
   static Decision createNamespace(Directory directory, CreateNamespaceCommand c) {

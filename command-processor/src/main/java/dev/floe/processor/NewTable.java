@@ -19,7 +19,7 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
 
   static NewTable build(CreateTableCommand c) {
     String uuid = UUID.nameUUIDFromBytes(("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8)).toString();
-    String location = c.location() != null ? trimSlash(c.location()) : defaultLocation(c, uuid);
+    String location = TableLocations.normalize(c.location() != null ? c.location() : defaultLocation(c, uuid));
     Schema schema = c.schema();
     PartitionSpec spec = c.spec() == null ? PartitionSpec.unpartitioned() : c.spec().bind(schema);
     SortOrder order = c.writeOrder() == null ? SortOrder.unsorted() : c.writeOrder().bind(schema);

@@ -48,6 +48,11 @@ final class TableNameDecider {
       // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
       return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
     }
+    Optional<Rejection> badLocation =
+        checkLocation(directory, c.warehouseRoot(), table.metadata().location(), Optional.empty());
+    if (badLocation.isPresent()) {
+      return Decision.rejected(id, badLocation.get());
+    }
     if (c.stageCreate()) {
       // A staged create claims nothing: the table appears only with its transaction's commit.
       return Decision.reply(
@@ -90,6 +95,11 @@ final class TableNameDecider {
     if (metadata.location() == null) {
       return Decision.rejected(id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
+    Optional<Rejection> badLocation =
+        checkLocation(directory, c.warehouseRoot(), metadata.location(), Optional.empty());
+    if (badLocation.isPresent()) {
+      return Decision.rejected(id, badLocation.get());
+    }
     return Decision.step(
         new CreateTableStep(
             c.header(),
@@ -107,6 +117,13 @@ final class TableNameDecider {
     if (directory.tableExists(c.identifier()) && !c.overwrite()) {
       return Decision.rejected(
           id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.identifier()));
+    }
+    // A registered table may live outside the warehouse, but never over another table's files;
+    // re-registering a table over itself keeps its own location.
+    Optional<Rejection> badLocation =
+        checkLocation(directory, null, c.metadata().location(), directory.tableLocation(c.identifier()));
+    if (badLocation.isPresent()) {
+      return Decision.rejected(id, badLocation.get());
     }
     return Decision.step(
         new RegisterTableStep(
@@ -147,6 +164,34 @@ final class TableNameDecider {
     }
     return Decision.step(
         new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
+  }
+
+  /**
+   * @param root the warehouse root the location must lie in, or null when any root is allowed
+   * @param own the location the same table already holds (a register overwrite), which is no
+   *     conflict
+   */
+  private static Optional<Rejection> checkLocation(
+      Directory directory, String root, String location, Optional<String> own) {
+    String normal = TableLocations.normalize(location);
+    Optional<String> malformed = TableLocations.malformed(normal);
+    if (malformed.isPresent()) {
+      return Optional.of(new Rejection(INVALID_REQUEST, malformed.get()));
+    }
+    if (root != null && !TableLocations.isInside(root, normal)) {
+      return Optional.of(
+          Rejection.of(INVALID_REQUEST, "Table location %s is outside the warehouse %s", normal, root));
+    }
+    Optional<String> conflict = directory.locationConflict(normal);
+    if (conflict.isPresent() && !conflict.equals(own)) {
+      return Optional.of(
+          Rejection.of(
+              INVALID_REQUEST,
+              "Table location %s overlaps %s, the location of another table (or of a dropped table being purged)",
+              normal,
+              conflict.get()));
+    }
+    return Optional.empty();
   }
 
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier table) {

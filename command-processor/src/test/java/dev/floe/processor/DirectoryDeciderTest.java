@@ -236,6 +236,84 @@ class DirectoryDeciderTest {
   @Nested
   class CreateTable {
     @Test
+    void honoursRequestedLocationInsideWarehouse() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-40", ROOT + "/custom/orders/"));
+
+      assertThat(decision.isRejected()).isFalse();
+      assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
+          .isEqualTo(ROOT + "/custom/orders");
+    }
+
+    @Test
+    void rejectsRequestedLocationOutsideWarehouse() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-41", "file:///elsewhere/orders"));
+
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      assertThat(decision.reply().rejection().message()).contains("outside the warehouse");
+      assertThat(decision.steps()).isEmpty();
+    }
+
+    @Test
+    void rejectsLocationWithRelativeSegments() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-42", ROOT + "/a/../b"));
+
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+    }
+
+    @Test
+    void rejectsLocationEqualToParentOfOrInsideAnotherTables() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenLocation(ROOT + "/shared/t", "db.other");
+
+      for (String requested : List.of(ROOT + "/shared/t", ROOT + "/shared", ROOT + "/shared/t/inner")) {
+        Decision decision = DirectoryDecider.decide(directory, createOrders("c-43", requested));
+        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+        assertThat(decision.reply().rejection().message()).as(requested).contains("overlaps");
+      }
+    }
+
+    @Test
+    void siblingWithCommonNamePrefixDoesNotOverlap() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenLocation(ROOT + "/shared/t", "db.other");
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-44", ROOT + "/shared/t2"));
+
+      assertThat(decision.isRejected()).isFalse();
+    }
+
+    @Test
+    void rejectsLocationOfDroppedTableAwaitingPurge() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenPurge(ROOT + "/gone");
+
+      Decision decision = DirectoryDecider.decide(directory, createOrders("c-45", ROOT + "/gone/sub"));
+
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+    }
+
+    @Test
+    void completingAPurgeTwiceRecordsOneEvent() {
+      directory.givenPurge(ROOT + "/gone");
+
+      Decision first =
+          DirectoryDecider.decide(directory, new dev.floe.events.command.CompletePurgeCommand(header("c-46"), WAREHOUSE, ROOT + "/gone"));
+      directory.purges.clear();
+      Decision second =
+          DirectoryDecider.decide(directory, new dev.floe.events.command.CompletePurgeCommand(header("c-47"), WAREHOUSE, ROOT + "/gone"));
+
+      assertThat(first.events()).hasSize(1).first().isInstanceOf(dev.floe.events.event.TableFilesPurgedEvent.class);
+      assertThat(second.events()).isEmpty();
+      assertThat(second.reply().accepted()).isTrue();
+    }
+
+    @Test
     void claimsNameAndSendsOneCreateStep() {
       directory.givenNamespace(DB, Map.of(), 1);
       CreateTableCommand command = createOrders("c-13", null);
@@ -280,11 +358,11 @@ class DirectoryDeciderTest {
     void usesRequestedLocationWithoutTrailingSlash() {
       directory.givenNamespace(DB, Map.of(), 1);
 
-      CreateTableStep step = createStep(createOrders("c-16", "file:///elsewhere/orders/"));
+      CreateTableStep step = createStep(createOrders("c-16", ROOT + "/elsewhere/orders/"));
 
-      assertThat(step.metadata().location()).isEqualTo("file:///elsewhere/orders");
+      assertThat(step.metadata().location()).isEqualTo(ROOT + "/elsewhere/orders");
       assertThat(step.metadataLocation())
-          .isEqualTo("file:///elsewhere/orders/metadata/00000-c-16.metadata.json");
+          .isEqualTo(ROOT + "/elsewhere/orders/metadata/00000-c-16.metadata.json");
     }
 
     @Test
@@ -406,6 +484,16 @@ class DirectoryDeciderTest {
 
     private final TreeMap<String, NamespaceState> namespaces = new TreeMap<>();
     private final Set<TableIdentifier> tables = new HashSet<>();
+    private final Map<String, String> locations = new java.util.HashMap<>();
+    private final Set<String> purges = new HashSet<>();
+
+    void givenLocation(String location, String owner) {
+      locations.put(location, owner);
+    }
+
+    void givenPurge(String location) {
+      purges.add(location);
+    }
 
     void givenNamespace(Namespace namespace, Map<String, String> properties, long sequence) {
       namespaces.put(key(namespace), new NamespaceState(properties, sequence));
@@ -435,6 +523,30 @@ class DirectoryDeciderTest {
     @Override
     public boolean tableExists(TableIdentifier identifier) {
       return tables.contains(identifier);
+    }
+
+    @Override
+    public Optional<String> tableLocation(TableIdentifier identifier) {
+      return locations.entrySet().stream()
+          .filter(e -> e.getValue().equals(identifier.toString()))
+          .map(Map.Entry::getKey)
+          .findFirst();
+    }
+
+    @Override
+    public Optional<String> locationConflict(String location) {
+      return java.util.stream.Stream.concat(locations.keySet().stream(), purges.stream())
+          .filter(
+              taken ->
+                  taken.equals(location)
+                      || location.startsWith(taken + "/")
+                      || taken.startsWith(location + "/"))
+          .findFirst();
+    }
+
+    @Override
+    public boolean purgePending(String location) {
+      return purges.contains(location);
     }
 
     private static String key(Namespace namespace) {

@@ -22,4 +22,7 @@ public interface CatalogQueries {
   Page<TableIdentifier> listTables(String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
   Optional<TableState> table(String warehouse, TableIdentifier identifier);
+
+  /** Locations of dropped tables whose files wait to be purged. */
+  java.util.List<String> pendingPurges(String warehouse);
 }

@@ -78,6 +78,16 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
   }
 
+  @Override
+  public List<String> pendingPurges(String warehouse) {
+    String prefix = DirectoryKeys.purgePrefix(warehouse);
+    List<String> locations = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it = directory(warehouse).prefixScan(prefix, KEYS)) {
+      it.forEachRemaining(entry -> locations.add(entry.key.substring(prefix.length())));
+    }
+    return locations;
+  }
+
   private static <T> Page<T> scan(
       ReadOnlyKeyValueStore<String, byte[]> store,
       String prefix,

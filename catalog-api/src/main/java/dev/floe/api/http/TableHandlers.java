@@ -125,7 +125,12 @@ final class TableHandlers {
     }
     CreateTableTransactionCommand command =
         new CreateTableTransactionCommand(
-            catalog.header(request), warehouse, table, body.requirements(), body.updates());
+            catalog.header(request),
+            warehouse,
+            catalog.config().warehouseRoot(warehouse),
+            table,
+            body.requirements(),
+            body.updates());
     return catalog.submit(command).map(TableHandlers::tableResponse);
   }
 

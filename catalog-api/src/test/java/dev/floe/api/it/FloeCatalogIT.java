@@ -71,6 +71,12 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
     return client;
   }
 
+  /** Requested locations must lie inside the warehouse: the suite's custom ones are put there. */
+  @Override
+  protected String baseTableLocation(TableIdentifier identifier) {
+    return floe.warehouseRoot() + "/requested/" + String.join("/", identifier.namespace().levels()) + "/" + identifier.name();
+  }
+
   @Override
   protected boolean requiresNamespaceCreate() {
     return true;

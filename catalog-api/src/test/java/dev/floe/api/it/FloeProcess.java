@@ -24,8 +24,16 @@ public final class FloeProcess implements AutoCloseable {
   private Process process;
   private int starts;
 
+  private final java.util.Map<String, String> properties;
+
   public FloeProcess(Path dataDir) {
+    this(dataDir, java.util.Map.of());
+  }
+
+  /** @param properties configuration keys (README.md), passed as a {@code --config} file */
+  public FloeProcess(Path dataDir, java.util.Map<String, String> properties) {
     this.dataDir = dataDir;
+    this.properties = properties;
     this.port = freePort();
     this.log = Path.of("target", "it-logs", dataDir.getFileName() + ".log");
   }
@@ -38,6 +46,11 @@ public final class FloeProcess implements AutoCloseable {
     return dataDir;
   }
 
+  /** The default warehouse's root, as the server computes it. */
+  public String warehouseRoot() {
+    return dataDir.toAbsolutePath().normalize().resolve("warehouse").toUri().toString().replaceAll("/$", "");
+  }
+
   public FloeProcess start() {
     try {
       Files.createDirectories(log.getParent());
@@ -48,6 +61,16 @@ public final class FloeProcess implements AutoCloseable {
       command.add(classpath());
       command.add("dev.floe.api.Main");
       command.addAll(List.of("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
+      if (!properties.isEmpty()) {
+        Path config = dataDir.resolve("floe.properties");
+        Files.createDirectories(dataDir);
+        java.util.Properties props = new java.util.Properties();
+        props.putAll(properties);
+        try (var out = Files.newOutputStream(config)) {
+          props.store(out, "FloeProcess");
+        }
+        command.addAll(List.of("--config", config.toString()));
+      }
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)

@@ -18,7 +18,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = RegisterTableCommand.class, name = "register-table"),
   @JsonSubTypes.Type(
       value = CreateTableTransactionCommand.class,
-      name = "create-table-transaction")
+      name = "create-table-transaction"),
+  @JsonSubTypes.Type(value = CompletePurgeCommand.class, name = "complete-purge")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -29,7 +30,8 @@ public sealed interface CatalogCommand
         CommitTableCommand,
         RenameTableCommand,
         RegisterTableCommand,
-        CreateTableTransactionCommand {
+        CreateTableTransactionCommand,
+        CompletePurgeCommand {
 
   CommandHeader header();
 

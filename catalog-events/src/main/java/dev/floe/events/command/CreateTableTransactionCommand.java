@@ -11,10 +11,13 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * The commit of a create transaction (a staged create, then a commit with {@code assert-create}):
  * the table is built from the updates alone. It changes membership, so it is decided on the
  * warehouse key.
+ *
+ * @param warehouseRoot the warehouse's storage root, which the table's location must lie in
  */
 public record CreateTableTransactionCommand(
     CommandHeader header,
     String warehouse,
+    String warehouseRoot,
     TableIdentifier identifier,
     List<UpdateRequirement> requirements,
     List<MetadataUpdate> updates)
@@ -22,6 +25,7 @@ public record CreateTableTransactionCommand(
   public CreateTableTransactionCommand {
     Objects.requireNonNull(header, "header");
     Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(warehouseRoot, "warehouseRoot");
     Objects.requireNonNull(identifier, "identifier");
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);

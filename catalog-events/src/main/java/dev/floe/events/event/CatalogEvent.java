@@ -12,7 +12,8 @@ public sealed interface CatalogEvent
         TableCommittedEvent,
         TableDroppedEvent,
         TableRenamedEvent,
-        TableRegisteredEvent {
+        TableRegisteredEvent,
+        TableFilesPurgedEvent {
 
   String warehouse();
 

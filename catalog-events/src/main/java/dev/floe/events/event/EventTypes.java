@@ -5,15 +5,16 @@ import java.util.Map;
 /** The CloudEvents {@code type} of each event record. Adding one is compatible; renaming is not. */
 public final class EventTypes {
   private static final Map<String, Class<? extends CatalogEvent>> BY_TYPE =
-      Map.of(
-          "floe.namespace.created", NamespaceCreatedEvent.class,
-          "floe.namespace.properties-updated", NamespacePropertiesUpdatedEvent.class,
-          "floe.namespace.dropped", NamespaceDroppedEvent.class,
-          "floe.table.created", TableCreatedEvent.class,
-          "floe.table.committed", TableCommittedEvent.class,
-          "floe.table.dropped", TableDroppedEvent.class,
-          "floe.table.renamed", TableRenamedEvent.class,
-          "floe.table.registered", TableRegisteredEvent.class);
+      Map.ofEntries(
+          Map.entry("floe.namespace.created", NamespaceCreatedEvent.class),
+          Map.entry("floe.namespace.properties-updated", NamespacePropertiesUpdatedEvent.class),
+          Map.entry("floe.namespace.dropped", NamespaceDroppedEvent.class),
+          Map.entry("floe.table.created", TableCreatedEvent.class),
+          Map.entry("floe.table.committed", TableCommittedEvent.class),
+          Map.entry("floe.table.dropped", TableDroppedEvent.class),
+          Map.entry("floe.table.renamed", TableRenamedEvent.class),
+          Map.entry("floe.table.registered", TableRegisteredEvent.class),
+          Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class));
 
   private EventTypes() {}
 

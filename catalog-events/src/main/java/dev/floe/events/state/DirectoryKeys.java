@@ -15,6 +15,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <pre>
  *   n/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;          a namespace ({@link NamespaceState})
  *   t/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;table&gt;  a table name claimed in that namespace
+ *   l/&lt;warehouse&gt;/&lt;location&gt;              a live table's location (value: its table key)
+ *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
  * </pre>
  *
  * Parts are percent-encoded by {@link Keys}, so {@code .} and {@code /} inside names never clash
@@ -39,6 +41,22 @@ public final class DirectoryKeys {
   /** Prefix of every table key in one namespace. */
   public static String tablePrefix(String warehouse, Namespace namespace) {
     return "t/" + Keys.warehouse(warehouse) + "/" + Keys.namespace(namespace) + "/";
+  }
+
+  public static String location(String warehouse, String location) {
+    return locationPrefix(warehouse) + location;
+  }
+
+  public static String locationPrefix(String warehouse) {
+    return "l/" + Keys.warehouse(warehouse) + "/";
+  }
+
+  public static String purge(String warehouse, String location) {
+    return purgePrefix(warehouse) + location;
+  }
+
+  public static String purgePrefix(String warehouse) {
+    return "p/" + Keys.warehouse(warehouse) + "/";
   }
 
   /** The namespace a key made by {@link #namespace} names. */

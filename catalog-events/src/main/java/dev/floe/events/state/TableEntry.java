@@ -5,9 +5,10 @@ import dev.floe.events.FloeJson;
 /**
  * A table name claimed in a namespace's directory.
  *
- * @param commandId the create command that claimed it
+ * @param commandId the command that claimed it (create, register or rename)
+ * @param location the table's location, indexed so that no two tables overlap
  */
-public record TableEntry(String commandId) {
+public record TableEntry(String commandId, String location) {
   public byte[] toBytes() {
     return FloeJson.toBytes(this);
   }

@@ -31,7 +31,8 @@ public record FloeConfig(
     String defaultWarehouse,
     Duration replyTimeout,
     long commitIntervalMs,
-    int streamThreads) {
+    int streamThreads,
+    Duration purgeInterval) {
 
   public FloeConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -90,7 +91,8 @@ public record FloeConfig(
         defaultWarehouse,
         Duration.parse(props.getProperty("floe.reply-timeout", "PT30S")),
         Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "0")),
-        Integer.parseInt(props.getProperty("floe.streams.threads", "1")));
+        Integer.parseInt(props.getProperty("floe.streams.threads", "1")),
+        Duration.parse(props.getProperty("floe.purge-interval", "PT1M")));
   }
 
   private static String trimSlash(String location) {

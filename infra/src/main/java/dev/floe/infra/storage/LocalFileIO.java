@@ -14,7 +14,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NotFoundException;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
@@ -25,7 +30,7 @@ import org.apache.iceberg.io.SeekableInputStream;
  * local warehouse. Overwrites go through a temporary file and an atomic move: a reader never sees
  * half a metadata file.
  */
-public class LocalFileIO implements FileIO {
+public class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
   /** {@code file:///a/b}, {@code file:/a/b} and {@code /a/b} all name {@code /a/b}; nothing is decoded. */
   public static Path toPath(String location) {
@@ -55,6 +60,54 @@ public class LocalFileIO implements FileIO {
       Files.deleteIfExists(toPath(location));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + location, e);
+    }
+  }
+
+  @Override
+  public Iterable<FileInfo> listPrefix(String prefix) {
+    Path root = toPath(prefix);
+    if (!Files.exists(root)) {
+      return List.of();
+    }
+    try (Stream<Path> files = Files.walk(root)) {
+      return files
+          .filter(Files::isRegularFile)
+          .map(p -> new FileInfo("file://" + p.toAbsolutePath(), size(p), modified(p)))
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list " + prefix, e);
+    }
+  }
+
+  /** Deletes every file under the prefix, then the emptied directories. */
+  @Override
+  public void deletePrefix(String prefix) {
+    Path root = toPath(prefix);
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot delete " + prefix, e);
+    }
+  }
+
+  private static long size(Path path) {
+    try {
+      return Files.size(path);
+    } catch (IOException e) {
+      return 0;
+    }
+  }
+
+  private static long modified(Path path) {
+    try {
+      return Files.getLastModifiedTime(path).toMillis();
+    } catch (IOException e) {
+      return 0;
     }
   }
 

@@ -32,6 +32,15 @@ public class MetadataFiles {
     }
   }
 
+  /** Deletes everything under a location (a dropped table's files, when a purge was asked for). */
+  public void deleteAll(String location) {
+    FileIO io = io(location);
+    if (!(io instanceof org.apache.iceberg.io.SupportsPrefixOperations prefixes)) {
+      throw new UnsupportedOperationException("Cannot delete by prefix at " + location);
+    }
+    prefixes.deletePrefix(location);
+  }
+
   public boolean exists(String location) {
     return io(location).newInputFile(location).exists();
   }

@@ -1,0 +1,72 @@
+package dev.floe.api;
+
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CompletePurgeCommand;
+import dev.floe.infra.config.FloeConfig;
+import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.projections.CatalogQueries;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Removes the files of tables dropped with {@code purgeRequested=true}, later and apart from the
+ * drop itself: the drop removes the catalog entry at once and leaves the location reserved in the
+ * directory; no table can be created or registered over a reserved location, so what is deleted
+ * here is no live table's. Once the files are gone, a {@link CompletePurgeCommand} frees the
+ * location and records {@code floe.table.files-purged}. Deleting twice is harmless, so several
+ * instances may run it.
+ */
+final class Purger implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Purger.class);
+
+  private final FloeConfig config;
+  private final CatalogQueries queries;
+  private final MetadataFiles files;
+  private final CommandGateway gateway;
+  private final ScheduledExecutorService scheduler =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "floe-purger");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  Purger(FloeConfig config, CatalogQueries queries, MetadataFiles files, CommandGateway gateway) {
+    this.config = config;
+    this.queries = queries;
+    this.files = files;
+    this.gateway = gateway;
+  }
+
+  void start(Duration interval) {
+    scheduler.scheduleWithFixedDelay(this::purgeOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  void purgeOnce() {
+    for (String warehouse : config.warehouses().keySet()) {
+      try {
+        for (String location : queries.pendingPurges(warehouse)) {
+          files.deleteAll(location);
+          CommandHeader header =
+              new CommandHeader(Uuid7.next().toString(), System.currentTimeMillis(), "floe-purger", gateway.instanceId(), null);
+          gateway.submit(new CompletePurgeCommand(header, warehouse, location)).get(30, TimeUnit.SECONDS);
+          LOG.info("Purged the files of a dropped table at {}", location);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } catch (Exception e) {
+        LOG.warn("Purge in warehouse {} failed; will retry: {}", warehouse, e.toString());
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    scheduler.shutdownNow();
+  }
+}

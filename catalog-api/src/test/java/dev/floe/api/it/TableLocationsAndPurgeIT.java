@@ -1,0 +1,127 @@
+package dev.floe.api.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.BadRequestException;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Every table has its own location inside the warehouse; a purge removes only a dropped table's files, later. */
+class TableLocationsAndPurgeIT {
+  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Namespace NS = Namespace.of("loc");
+
+  @TempDir static Path dataDir;
+  private static FloeProcess floe;
+  private static RESTCatalog catalog;
+
+  @BeforeAll
+  static void start() {
+    floe = new FloeProcess(dataDir, Map.of("floe.purge-interval", "PT1S")).start();
+    catalog = RestClients.connect(floe.uri(), Map.of());
+    catalog.createNamespace(NS);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    catalog.close();
+    floe.close();
+  }
+
+  @Test
+  void recreatedTableNeverReusesTheDroppedTablesLocation() {
+    TableIdentifier id = TableIdentifier.of(NS, "again");
+    String first = catalog.createTable(id, SCHEMA).location();
+    catalog.dropTable(id, false);
+    String second = catalog.createTable(id, SCHEMA).location();
+
+    assertThat(second).isNotEqualTo(first);
+    assertThat(first).startsWith(floe.warehouseRoot() + "/");
+    assertThat(second).startsWith(floe.warehouseRoot() + "/");
+  }
+
+  @Test
+  void requestedLocationOutsideTheWarehouseIsRefused() {
+    TableIdentifier id = TableIdentifier.of(NS, "outside");
+    assertThatThrownBy(
+            () -> catalog.buildTable(id, SCHEMA).withLocation("file:///tmp/not-the-warehouse/t").create())
+        .isInstanceOf(BadRequestException.class)
+        .hasMessageContaining("outside the warehouse");
+    assertThat(catalog.tableExists(id)).isFalse();
+  }
+
+  @Test
+  void requestedLocationOverlappingAnotherTableIsRefused() {
+    String base = floe.warehouseRoot() + "/custom/overlap";
+    catalog.buildTable(TableIdentifier.of(NS, "owner"), SCHEMA).withLocation(base).create();
+
+    for (String requested : new String[] {base, base + "/inner", floe.warehouseRoot() + "/custom"}) {
+      TableIdentifier id = TableIdentifier.of(NS, "intruder");
+      assertThatThrownBy(() -> catalog.buildTable(id, SCHEMA).withLocation(requested).create())
+          .as(requested)
+          .isInstanceOf(BadRequestException.class)
+          .hasMessageContaining("overlaps");
+      assertThat(catalog.tableExists(id)).isFalse();
+    }
+    Table sibling = catalog.buildTable(TableIdentifier.of(NS, "sibling"), SCHEMA).withLocation(base + "2").create();
+    assertThat(sibling.location()).isEqualTo(base + "2");
+  }
+
+  @Test
+  void purgeRemovesOnlyTheDroppedTablesFilesAndThenFreesItsLocation() throws Exception {
+    Table doomed = catalog.createTable(TableIdentifier.of(NS, "doomed"), SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
+    Table survivor = catalog.createTable(TableIdentifier.of(NS, "survivor"), SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
+    Path doomedData = write(doomed.location() + "/data/part-0.parquet");
+    Path survivorData = write(survivor.location() + "/data/part-0.parquet");
+
+    assertThat(catalog.dropTable(TableIdentifier.of(NS, "doomed"), true)).isTrue();
+    assertThat(catalog.tableExists(TableIdentifier.of(NS, "doomed"))).as("the entry goes at once").isFalse();
+
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (Files.exists(doomedData) && System.currentTimeMillis() < deadline) {
+      Thread.sleep(200);
+    }
+    assertThat(doomedData).doesNotExist();
+    assertThat(Paths.get(URI.create(doomed.location()))).doesNotExist();
+    assertThat(survivorData).exists();
+    assertThat(catalog.loadTable(TableIdentifier.of(NS, "survivor")).location()).isEqualTo(survivor.location());
+
+    // Once purged, the location is free again.
+    deadline = System.currentTimeMillis() + 30_000;
+    Table reborn = null;
+    while (reborn == null) {
+      try {
+        reborn = catalog.buildTable(TableIdentifier.of(NS, "reborn"), SCHEMA).withLocation(doomed.location()).create();
+      } catch (BadRequestException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        Thread.sleep(200);
+      }
+    }
+    assertThat(reborn.location()).isEqualTo(doomed.location());
+  }
+
+  private static Path write(String location) throws Exception {
+    Path path = Paths.get(URI.create(location));
+    Files.createDirectories(path.getParent());
+    Files.writeString(path, "not really parquet");
+    return path;
+  }
+}
