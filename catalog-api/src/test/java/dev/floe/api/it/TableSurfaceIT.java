@@ -22,8 +22,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Every table has its own location inside the warehouse; a purge removes only a dropped table's files, later. */
-class TableLocationsAndPurgeIT {
+/**
+ * Table behaviour beyond Iceberg's suite: every table has its own location inside the warehouse,
+ * a purge removes only a dropped table's files and only later, and format versions 1 to 3 work.
+ */
+class TableSurfaceIT {
   private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final Namespace NS = Namespace.of("loc");
 
@@ -116,6 +119,22 @@ class TableLocationsAndPurgeIT {
       }
     }
     assertThat(reborn.location()).isEqualTo(doomed.location());
+  }
+
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
+  void createsAndCommitsToEveryFormatVersion(int formatVersion) {
+    TableIdentifier id = TableIdentifier.of(NS, "v" + formatVersion);
+    Map<String, String> properties = new HashMap<>(Map.of("format-version", String.valueOf(formatVersion)));
+    Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), properties);
+    table.newFastAppend().appendFile(RestCatalogLifecycleIT.dataFile(table, "x")).commit();
+    table.updateSchema().addColumn("extra", Types.StringType.get()).commit();
+
+    Table loaded = catalog.loadTable(id);
+    assertThat(((org.apache.iceberg.HasTableOperations) loaded).operations().current().formatVersion())
+        .isEqualTo(formatVersion);
+    assertThat(loaded.snapshots()).hasSize(1);
+    assertThat(loaded.schema().findField("extra")).isNotNull();
   }
 
   private static Path write(String location) throws Exception {
