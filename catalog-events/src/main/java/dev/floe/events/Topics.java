@@ -25,6 +25,11 @@ public record Topics(String prefix) {
     return prefix + "events";
   }
 
+  /** Request outcomes that matter (changes, refusals, failed commits): one {@code AuditRecord} each. */
+  public String audit() {
+    return prefix + "audit";
+  }
+
   /** Outcomes back to the instance holding the HTTP request, keyed by that instance's id. */
   public String replies() {
     return prefix + "replies";

@@ -31,6 +31,8 @@ public final class TopicProvisioner {
             topics.steps(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
             // The log of record is kept forever: replaying it rebuilds the catalog.
             topics.events(), Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"),
+            // Audit records are kept a year by default; operators set their own retention.
+            topics.audit(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(365 * 86_400_000L)),
             topics.replies(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(3_600_000L)));
     try {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
