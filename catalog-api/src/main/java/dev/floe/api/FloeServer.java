@@ -3,6 +3,7 @@ package dev.floe.api;
 import dev.floe.api.http.CatalogContext;
 import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.IcebergRoutes;
+import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.events.Topics;
 import dev.floe.infra.config.FloeConfig;
@@ -43,6 +44,7 @@ public final class FloeServer implements AutoCloseable {
   private String bootstrapServers;
   private volatile RestRouter router;
   private Purger purger;
+  private KafkaAuditLog audit;
   private final MetadataFiles metadataFiles = new MetadataFiles();
 
   private FloeServer(FloeConfig config) {
@@ -91,7 +93,8 @@ public final class FloeServer implements AutoCloseable {
     CatalogContext catalog =
         new CatalogContext(
             config, new StreamsCatalogQueries(streams), gateway, vertx, metadataFiles, new CatalogMetrics());
-    router = IcebergRoutes.router(catalog);
+    audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
+    router = IcebergRoutes.router(catalog, audit);
     purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
@@ -158,6 +161,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (gateway != null) {
       gateway.close();
+    }
+    if (audit != null) {
+      audit.close();
     }
     if (streams != null) {
       streams.close(Duration.ofSeconds(30));

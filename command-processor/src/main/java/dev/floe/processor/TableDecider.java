@@ -54,10 +54,11 @@ public final class TableDecider {
     } catch (CommitFailedException e) {
       return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
     }
+    List<MetadataUpdate> updates = Authorship.stamp(c.updates(), c.header().principal());
     TableMetadata updated;
     try {
       TableMetadata.Builder builder = TableMetadata.buildFrom(base);
-      for (MetadataUpdate update : c.updates()) {
+      for (MetadataUpdate update : updates) {
         update.applyTo(builder);
       }
       updated = builder.build();
@@ -81,7 +82,7 @@ public final class TableDecider {
             c.identifier(),
             updated.uuid(),
             c.requirements(),
-            c.updates(),
+            updates,
             state.metadataLocation(),
             location,
             id,

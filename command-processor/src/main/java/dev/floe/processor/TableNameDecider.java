@@ -85,7 +85,7 @@ final class TableNameDecider {
               .findFirst()
               .map(TableMetadata::buildFromEmpty)
               .orElseGet(TableMetadata::buildFromEmpty);
-      c.updates().forEach(update -> update.applyTo(builder));
+      Authorship.stamp(c.updates(), c.header().principal()).forEach(update -> update.applyTo(builder));
       metadata = builder.build();
     } catch (CommitFailedException e) {
       return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));

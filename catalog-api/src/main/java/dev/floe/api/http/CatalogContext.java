@@ -62,8 +62,10 @@ public final class CatalogContext {
   }
 
   public CommandHeader header(RequestContext request) {
+    String commandId = Uuid7.next().toString();
+    request.commandId(commandId);
     return new CommandHeader(
-        Uuid7.next().toString(),
+        commandId,
         System.currentTimeMillis(),
         "anonymous",
         gateway.instanceId(),

@@ -9,13 +9,13 @@ import static io.vertx.core.http.HttpMethod.POST;
 public final class IcebergRoutes {
   private IcebergRoutes() {}
 
-  public static RestRouter router(CatalogContext catalog) {
+  public static RestRouter router(CatalogContext catalog, AuditLog audit) {
     ConfigHandler config = new ConfigHandler(catalog);
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
     TableHandlers tables = new TableHandlers(catalog);
     TableMembershipHandlers membership = new TableMembershipHandlers(catalog);
     String ns = "/v1/{prefix}/namespaces/{namespace}";
-    return new RestRouter()
+    return new RestRouter(audit)
         .add(GET, "/v1/config", config::handleGetConfig)
         .add(GET, "/v1/{prefix}/namespaces", namespaces::handleListNamespaces)
         .add(POST, "/v1/{prefix}/namespaces", namespaces::handleCreateNamespace)

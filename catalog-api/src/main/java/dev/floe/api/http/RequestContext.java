@@ -17,6 +17,8 @@ public final class RequestContext {
   private final HttpServerRequest request;
   private final Map<String, String> params;
   private final Buffer body;
+  private final String requestId = dev.floe.api.Uuid7.next().toString();
+  private volatile String commandId;
 
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
@@ -24,6 +26,37 @@ public final class RequestContext {
     this.body = body;
   }
 
+  public String requestId() {
+    return requestId;
+  }
+
+  /** The command this request produced, once it produced one. */
+  public String commandId() {
+    return commandId;
+  }
+
+  void commandId(String id) {
+    this.commandId = id;
+  }
+
+  public String method() {
+    return request.method().name();
+  }
+
+  io.vertx.core.http.HttpServerResponse response() {
+    return request.response();
+  }
+
+  /** The entity a request is about, readable ({@code db.sales}, {@code db.sales.orders}), or null. */
+  public String target() {
+    String namespace = params.get("namespace");
+    if (namespace == null) {
+      return null;
+    }
+    String readable = namespace.replace(NAMESPACE_SEPARATOR, ".");
+    String table = params.get("table");
+    return table == null ? readable : readable + "." + table;
+  }
   public String warehouse() {
     return params.get("prefix");
   }

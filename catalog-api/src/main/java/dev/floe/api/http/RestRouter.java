@@ -25,12 +25,21 @@ public final class RestRouter {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  private record Route(HttpMethod method, String[] pattern, Handler handler) {}
+  private record Route(HttpMethod method, String path, String[] pattern, Handler handler) {
+    String template() {
+      return method + " " + path;
+    }
+  }
 
   private final List<Route> routes = new ArrayList<>();
+  private final AuditLog audit;
+
+  public RestRouter(AuditLog audit) {
+    this.audit = audit;
+  }
 
   public RestRouter add(HttpMethod method, String path, Handler handler) {
-    routes.add(new Route(method, path.substring(1).split("/"), handler));
+    routes.add(new Route(method, path, path.substring(1).split("/"), handler));
     return this;
   }
 
@@ -62,32 +71,35 @@ public final class RestRouter {
           : new ApiException(404, "NoSuchEndpointException", "No such endpoint: " + request.method() + " " + request.path()));
       return;
     }
-    Handler handler = match.handler();
+    Route route = match;
     Map<String, String> captured = Map.copyOf(params);
     request.body()
         .onFailure(e -> fail(request.response(), HttpErrors.from(e)))
-        .onSuccess(body -> dispatch(request, handler, captured, body));
+        .onSuccess(body -> dispatch(request, route, captured, body));
   }
 
-  private static void dispatch(HttpServerRequest request, Handler handler, Map<String, String> params, Buffer body) {
+  private void dispatch(HttpServerRequest request, Route route, Map<String, String> params, Buffer body) {
     HttpServerResponse response = request.response();
+    RequestContext context = new RequestContext(request, params, body);
+    response.putHeader("X-Request-Id", context.requestId());
     if (body != null && body.length() > MAX_BODY_BYTES) {
-      fail(response, new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes"));
+      failAudited(context, route, new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes"));
       return;
     }
     Future<HttpResult> result;
     try {
-      result = handler.handle(new RequestContext(request, params, body));
+      result = route.handler().handle(context);
     } catch (RuntimeException e) {
-      fail(response, HttpErrors.from(e));
+      failAudited(context, route, HttpErrors.from(e));
       return;
     }
     result.onComplete(
         done -> {
           if (done.failed()) {
-            fail(response, HttpErrors.from(done.cause()));
+            failAudited(context, route, HttpErrors.from(done.cause()));
             return;
           }
+          audit.record(context, route.template(), done.result().status(), null);
           HttpResult answer = done.result();
           response.setStatusCode(answer.status());
           answer.headers().forEach(response::putHeader);
@@ -100,6 +112,11 @@ public final class RestRouter {
             response.end(Buffer.buffer(answer.body()));
           }
         });
+  }
+
+  private void failAudited(RequestContext context, Route route, ApiException error) {
+    fail(context.response(), error);
+    audit.record(context, route.template(), error.status(), error);
   }
 
   private static void fail(HttpServerResponse response, ApiException error) {

@@ -32,7 +32,8 @@ public record FloeConfig(
     Duration replyTimeout,
     long commitIntervalMs,
     int streamThreads,
-    Duration purgeInterval) {
+    Duration purgeInterval,
+    boolean auditReads) {
 
   public FloeConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -92,7 +93,8 @@ public record FloeConfig(
         Duration.parse(props.getProperty("floe.reply-timeout", "PT30S")),
         Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "0")),
         Integer.parseInt(props.getProperty("floe.streams.threads", "1")),
-        Duration.parse(props.getProperty("floe.purge-interval", "PT1M")));
+        Duration.parse(props.getProperty("floe.purge-interval", "PT1M")),
+        Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")));
   }
 
   private static String trimSlash(String location) {
