@@ -13,6 +13,9 @@ public final class Main {
       Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                         [--kafka host:port,...] [--config floe.properties]
              floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
+             floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
+                         [--out DIR] [--no-compare] [--until <time|offset>]
+             floe events tail [...]   floe audit tail [...]   (see README.md)
 
         --port       HTTP port of the Iceberg REST catalog (default 8181)
         --host       address to listen on (default 0.0.0.0)
@@ -21,11 +24,22 @@ public final class Main {
         --config     a properties file; see README.md for every key
 
       floe latency measures sequential commit and load round trips against a running catalog.
+      floe replay rebuilds the catalog from floe.events and compares it with the live one.
       """;
 
   private Main() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && ("events".equals(args[0]) || "audit".equals(args[0]))) {
+      System.exit(
+          dev.floe.api.tools.TailCommand.run(
+              args[0], java.util.Arrays.copyOfRange(args, 1, args.length), System.out));
+      return;
+    }
+    if (args.length > 0 && "replay".equals(args[0])) {
+      System.exit(dev.floe.api.tools.ReplayCommand.run(args, System.out, System.err));
+      return;
+    }
     if (args.length > 0 && "latency".equals(args[0])) {
       Map<String, String> flags = flags(args);
       dev.floe.api.tools.LatencyProbe.run(
