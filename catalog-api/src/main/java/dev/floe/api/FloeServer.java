@@ -1,5 +1,6 @@
 package dev.floe.api;
 
+import dev.floe.api.http.AsOfCatalogs;
 import dev.floe.api.http.CatalogContext;
 import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.IcebergRoutes;
@@ -92,7 +93,13 @@ public final class FloeServer implements AutoCloseable {
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
     CatalogContext catalog =
         new CatalogContext(
-            config, new StreamsCatalogQueries(streams), gateway, vertx, metadataFiles, new CatalogMetrics());
+            config,
+            new StreamsCatalogQueries(streams),
+            gateway,
+            vertx,
+            metadataFiles,
+            new CatalogMetrics(),
+            new AsOfCatalogs(bootstrapServers, topics.events()));
     audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
     router = IcebergRoutes.router(catalog, audit);
     purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);

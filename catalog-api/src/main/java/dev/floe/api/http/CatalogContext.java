@@ -20,6 +20,7 @@ public final class CatalogContext {
   private final Vertx vertx;
   private final MetadataFiles metadataFiles;
   private final CatalogMetrics metrics;
+  private final AsOfCatalogs asOf;
 
   public CatalogContext(
       FloeConfig config,
@@ -27,13 +28,15 @@ public final class CatalogContext {
       CommandGateway gateway,
       Vertx vertx,
       MetadataFiles metadataFiles,
-      CatalogMetrics metrics) {
+      CatalogMetrics metrics,
+      AsOfCatalogs asOf) {
     this.config = config;
     this.queries = queries;
     this.gateway = gateway;
     this.vertx = vertx;
     this.metadataFiles = metadataFiles;
     this.metrics = metrics;
+    this.asOf = asOf;
   }
 
   public MetadataFiles metadataFiles() {
@@ -52,13 +55,53 @@ public final class CatalogContext {
     return queries;
   }
 
-  /** The warehouse named by the path's prefix; 404 before anything else is revealed. */
+  /**
+   * The warehouse named by the path's prefix; 404 before anything else is revealed. A prefix
+   * {@code <warehouse>@<ISO-8601 time>} names that warehouse as it was then (read-only).
+   */
   public String warehouse(RequestContext request) {
-    String warehouse = request.warehouse();
+    String prefix = request.warehouse();
+    int at = prefix.indexOf('@');
+    String warehouse = at < 0 ? prefix : prefix.substring(0, at);
     if (config.warehouseRoot(warehouse) == null) {
-      throw ApiException.noSuchWarehouse(warehouse);
+      throw ApiException.noSuchWarehouse(prefix);
+    }
+    if (at >= 0) {
+      asOfTime(prefix);
     }
     return warehouse;
+  }
+
+  /** The warehouse of a route that changes it: an as-of prefix is refused with 403. */
+  public String writableWarehouse(RequestContext request) {
+    String warehouse = warehouse(request);
+    if (request.warehouse().indexOf('@') >= 0) {
+      throw new ApiException(
+          403,
+          "ForbiddenException",
+          "Warehouse " + request.warehouse() + " is a read-only view of " + warehouse + " as of a past time");
+    }
+    return warehouse;
+  }
+
+  /** The live catalog, or the catalog as of the prefix's time. Blocks for a replay: call off the event loop. */
+  public CatalogQueries queries(RequestContext request) {
+    String prefix = request.warehouse();
+    return prefix != null && prefix.indexOf('@') >= 0 ? asOf.asOf(asOfTime(prefix)) : queries;
+  }
+
+  static java.time.Instant asOfTime(String prefix) {
+    String value = prefix.substring(prefix.indexOf('@') + 1);
+    java.time.Instant time;
+    try {
+      time = java.time.OffsetDateTime.parse(value).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      throw ApiException.badRequest("Invalid time in warehouse %s: expected ISO-8601 like 2026-11-30T10:00:00Z", prefix);
+    }
+    if (time.isAfter(java.time.Instant.now())) {
+      throw ApiException.badRequest("Cannot read warehouse %s: the time is in the future", prefix);
+    }
+    return time;
   }
 
   public CommandHeader header(RequestContext request) {

@@ -38,8 +38,12 @@ final class ConfigHandler {
     if (warehouse == null || warehouse.isEmpty()) {
       warehouse = catalog.config().defaultWarehouse();
     }
-    if (catalog.config().warehouseRoot(warehouse) == null) {
+    int at = warehouse.indexOf('@');
+    if (catalog.config().warehouseRoot(at < 0 ? warehouse : warehouse.substring(0, at)) == null) {
       throw ApiException.noSuchWarehouse(warehouse);
+    }
+    if (at >= 0) {
+      CatalogContext.asOfTime(warehouse);
     }
     ConfigResponse response =
         ConfigResponse.builder()

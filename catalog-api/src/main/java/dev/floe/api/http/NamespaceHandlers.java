@@ -34,10 +34,10 @@ final class NamespaceHandlers {
     return catalog
         .read(
             () -> {
-              if (!parent.isEmpty() && catalog.queries().namespace(warehouse, parent).isEmpty()) {
+              if (!parent.isEmpty() && catalog.queries(request).namespace(warehouse, parent).isEmpty()) {
                 throw ApiException.noSuchNamespace(parent);
               }
-              return catalog.queries().listNamespaces(warehouse, parent, pageToken, pageSize);
+              return catalog.queries(request).listNamespaces(warehouse, parent, pageToken, pageSize);
             })
         .map(
             (Page<Namespace> page) ->
@@ -49,7 +49,7 @@ final class NamespaceHandlers {
   }
 
   Future<HttpResult> handleCreateNamespace(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     CreateNamespaceRequest body = request.body(CreateNamespaceRequest.class);
     if (body.namespace().isEmpty()) {
       throw ApiException.badRequest("Invalid namespace: empty");
@@ -71,7 +71,7 @@ final class NamespaceHandlers {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
     return catalog
-        .read(() -> load(warehouse, namespace))
+        .read(() -> load(request, warehouse, namespace))
         .map(
             state ->
                 HttpResult.json(
@@ -84,18 +84,18 @@ final class NamespaceHandlers {
   Future<HttpResult> handleNamespaceExists(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
-    return catalog.read(() -> load(warehouse, namespace)).map(state -> HttpResult.noContent());
+    return catalog.read(() -> load(request, warehouse, namespace)).map(state -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleDropNamespace(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     DropNamespaceCommand command =
         new DropNamespaceCommand(catalog.header(request), warehouse, request.namespace());
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleUpdateProperties(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     UpdateNamespacePropertiesRequest body = request.body(UpdateNamespacePropertiesRequest.class);
     UpdateNamespacePropertiesCommand command =
@@ -113,9 +113,9 @@ final class NamespaceHandlers {
             .build());
   }
 
-  private NamespaceState load(String warehouse, Namespace namespace) {
+  private NamespaceState load(RequestContext request, String warehouse, Namespace namespace) {
     return catalog
-        .queries()
+        .queries(request)
         .namespace(warehouse, namespace)
         .orElseThrow(() -> ApiException.noSuchNamespace(namespace));
   }

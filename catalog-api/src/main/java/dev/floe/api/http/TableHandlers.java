@@ -31,10 +31,10 @@ final class TableHandlers {
     return catalog
         .read(
             () -> {
-              if (catalog.queries().namespace(warehouse, namespace).isEmpty()) {
+              if (catalog.queries(request).namespace(warehouse, namespace).isEmpty()) {
                 throw ApiException.noSuchNamespace(namespace);
               }
-              return catalog.queries().listTables(warehouse, namespace, pageToken, pageSize);
+              return catalog.queries(request).listTables(warehouse, namespace, pageToken, pageSize);
             })
         .map(
             (Page<TableIdentifier> page) ->
@@ -46,7 +46,7 @@ final class TableHandlers {
   }
 
   Future<HttpResult> handleCreateTable(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     CreateTableRequest body = request.body(CreateTableRequest.class);
     CreateTableCommand command =
@@ -75,7 +75,7 @@ final class TableHandlers {
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
-          TableState state = load(warehouse, table);
+          TableState state = load(request, warehouse, table);
           requireMetadataFile(state);
           String etag = LoadTableResponses.etag(state.metadataLocation(), mode);
           if (LoadTableResponses.matches(ifNoneMatch, etag)) {
@@ -99,11 +99,11 @@ final class TableHandlers {
   Future<HttpResult> handleTableExists(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
-    return catalog.read(() -> load(warehouse, table)).map(state -> HttpResult.noContent());
+    return catalog.read(() -> load(request, warehouse, table)).map(state -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleCommitTable(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     TableIdentifier table = request.table();
     UpdateTableRequest body = request.body(UpdateTableRequest.class);
     if (body.identifier() != null && !body.identifier().equals(table)) {
@@ -135,15 +135,15 @@ final class TableHandlers {
   }
 
   Future<HttpResult> handleDropTable(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     TableIdentifier table = request.table();
     boolean purge = Boolean.parseBoolean(request.query("purgeRequested"));
     DropTableCommand command = new DropTableCommand(catalog.header(request), warehouse, table, purge);
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
-  private TableState load(String warehouse, TableIdentifier table) {
-    return catalog.queries().table(warehouse, table).orElseThrow(() -> ApiException.noSuchTable(table));
+  private TableState load(RequestContext request, String warehouse, TableIdentifier table) {
+    return catalog.queries(request).table(warehouse, table).orElseThrow(() -> ApiException.noSuchTable(table));
   }
 
   static HttpResult tableResponse(CommandReply reply) {

@@ -19,7 +19,7 @@ final class TableMembershipHandlers {
   }
 
   Future<HttpResult> handleRenameTable(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     RenameTableRequest body = request.body(RenameTableRequest.class);
     RenameTableCommand command =
         new RenameTableCommand(catalog.header(request), warehouse, body.source(), body.destination());
@@ -31,7 +31,7 @@ final class TableMembershipHandlers {
    * fail), and sends what it read: 400 when the file cannot be read as table metadata.
    */
   Future<HttpResult> handleRegisterTable(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
+    String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     RegisterTableRequest body = request.body(RegisterTableRequest.class);
     TableIdentifier table = TableIdentifier.of(namespace, body.name());
