@@ -14,6 +14,7 @@ import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.kafka.CatalogTopology;
 import dev.floe.processor.kafka.StreamsSettings;
 import dev.floe.projections.StreamsCatalogQueries;
+import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpServer;
@@ -46,6 +47,7 @@ public final class FloeServer implements AutoCloseable {
   private volatile RestRouter router;
   private Purger purger;
   private KafkaAuditLog audit;
+  private LineageIndex lineage;
   private final MetadataFiles metadataFiles = new MetadataFiles();
 
   private FloeServer(FloeConfig config) {
@@ -101,7 +103,8 @@ public final class FloeServer implements AutoCloseable {
             new CatalogMetrics(),
             new AsOfCatalogs(bootstrapServers, topics.events()));
     audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
-    router = IcebergRoutes.router(catalog, audit);
+    lineage = new LineageIndex(bootstrapServers, topics.events()).start();
+    router = IcebergRoutes.router(catalog, audit, lineage);
     purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
@@ -171,6 +174,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (audit != null) {
       audit.close();
+    }
+    if (lineage != null) {
+      lineage.close();
     }
     if (streams != null) {
       streams.close(Duration.ofSeconds(30));

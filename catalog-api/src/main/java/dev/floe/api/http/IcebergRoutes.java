@@ -9,7 +9,8 @@ import static io.vertx.core.http.HttpMethod.POST;
 public final class IcebergRoutes {
   private IcebergRoutes() {}
 
-  public static RestRouter router(CatalogContext catalog, AuditLog audit) {
+  public static RestRouter router(CatalogContext catalog, AuditLog audit, dev.floe.projections.lineage.LineageIndex lineage) {
+    LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
     ConfigHandler config = new ConfigHandler(catalog);
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
     TableHandlers tables = new TableHandlers(catalog);
@@ -32,6 +33,8 @@ public final class IcebergRoutes {
         .add(POST, ns + "/tables/{table}/metrics", membership::handleReportMetrics)
         .add(POST, ns + "/register", membership::handleRegisterTable)
         .add(POST, "/v1/{prefix}/tables/rename", membership::handleRenameTable)
-        .add(GET, "/metrics", membership::handlePrometheus);
+        .add(GET, "/metrics", membership::handlePrometheus)
+        .add(GET, "/management/v1/lineage/tables/{namespace}/{table}", lineageHandlers::handleTableLineage)
+        .add(GET, "/management/v1/lineage/sources", lineageHandlers::handleSources);
   }
 }

@@ -1,0 +1,165 @@
+package dev.floe.projections.lineage;
+
+import dev.floe.events.Keys;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.TableCommittedEvent;
+import dev.floe.events.event.TableCreatedEvent;
+import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableRegisteredEvent;
+import dev.floe.events.event.TableRenamedEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lineage projection: which sources each snapshot was derived from, as engines record them in
+ * the snapshot summary ({@code floe.source.repo}, {@code floe.source.ref}, {@code
+ * floe.source.snapshot-id}, {@code floe.source.query}), read from {@code floe.events} from the
+ * beginning and followed. Renames carry a table's lineage to its new name; a drop forgets it.
+ * Eventually consistent: it trails the log by one poll.
+ */
+public final class LineageIndex implements AutoCloseable {
+  public static final String PREFIX = "floe.source.";
+  private static final Logger LOG = LoggerFactory.getLogger(LineageIndex.class);
+
+  /** One snapshot's sources. */
+  public record SnapshotLineage(long snapshotId, long timestampMillis, Map<String, String> sources) {}
+
+  /** A table's lineage, snapshot by snapshot, oldest first. */
+  public record TableLineage(String warehouse, TableIdentifier table, List<SnapshotLineage> snapshots) {}
+
+  private final Map<String, TableLineage> tables = new ConcurrentHashMap<>();
+  private final KafkaConsumer<String, byte[]> consumer;
+  private final Thread thread;
+  private volatile boolean running = true;
+
+  public LineageIndex(String bootstrapServers, String eventsTopic) {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+    this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    List<TopicPartition> partitions =
+        consumer.partitionsFor(eventsTopic, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(eventsTopic, p.partition()))
+            .toList();
+    consumer.assign(partitions);
+    consumer.seekToBeginning(partitions);
+    this.thread = new Thread(this::follow, "floe-lineage");
+    thread.setDaemon(true);
+  }
+
+  public LineageIndex start() {
+    thread.start();
+    return this;
+  }
+
+  public java.util.Optional<TableLineage> table(String warehouse, TableIdentifier table) {
+    return java.util.Optional.ofNullable(tables.get(Keys.table(warehouse, table)));
+  }
+
+  /** Tables with at least one snapshot derived from the given source repository. */
+  public List<TableLineage> derivedFrom(String repo) {
+    List<TableLineage> derived = new ArrayList<>();
+    for (TableLineage lineage : tables.values()) {
+      List<SnapshotLineage> matching =
+          lineage.snapshots().stream().filter(s -> repo.equals(s.sources().get(PREFIX + "repo"))).toList();
+      if (!matching.isEmpty()) {
+        derived.add(new TableLineage(lineage.warehouse(), lineage.table(), matching));
+      }
+    }
+    derived.sort(java.util.Comparator.comparing(l -> l.warehouse() + "/" + l.table()));
+    return derived;
+  }
+
+  private void follow() {
+    while (running) {
+      try {
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
+          try {
+            apply(EventEnvelope.fromBytes(record.value()).data());
+          } catch (RuntimeException e) {
+            LOG.warn("Lineage skips an unreadable event at offset {}: {}", record.offset(), e.toString());
+          }
+        }
+      } catch (WakeupException e) {
+        // closing
+      }
+    }
+    consumer.close();
+  }
+
+  void apply(CatalogEvent event) {
+    if (event instanceof TableCreatedEvent e) {
+      tables.put(Keys.table(e.warehouse(), e.identifier()), new TableLineage(e.warehouse(), e.identifier(), List.of()));
+    } else if (event instanceof TableRegisteredEvent e) {
+      tables.put(Keys.table(e.warehouse(), e.identifier()), new TableLineage(e.warehouse(), e.identifier(), List.of()));
+    } else if (event instanceof TableCommittedEvent e) {
+      List<SnapshotLineage> added = new ArrayList<>();
+      for (MetadataUpdate update : e.updates()) {
+        if (update instanceof MetadataUpdate.AddSnapshot add) {
+          Map<String, String> sources = sources(add.snapshot());
+          if (!sources.isEmpty()) {
+            added.add(new SnapshotLineage(add.snapshot().snapshotId(), add.snapshot().timestampMillis(), sources));
+          }
+        }
+      }
+      if (!added.isEmpty()) {
+        tables.compute(
+            Keys.table(e.warehouse(), e.identifier()),
+            (key, current) -> {
+              List<SnapshotLineage> all = new ArrayList<>(current == null ? List.of() : current.snapshots());
+              all.addAll(added);
+              return new TableLineage(e.warehouse(), e.identifier(), List.copyOf(all));
+            });
+      }
+    } else if (event instanceof TableRenamedEvent e) {
+      TableLineage moved = tables.remove(Keys.table(e.warehouse(), e.from()));
+      tables.put(
+          Keys.table(e.warehouse(), e.to()),
+          new TableLineage(e.warehouse(), e.to(), moved == null ? List.of() : moved.snapshots()));
+    } else if (event instanceof TableDroppedEvent e) {
+      tables.remove(Keys.table(e.warehouse(), e.identifier()));
+    }
+  }
+
+  private static Map<String, String> sources(Snapshot snapshot) {
+    Map<String, String> sources = new LinkedHashMap<>();
+    if (snapshot.summary() != null) {
+      snapshot.summary().forEach((k, v) -> {
+        if (k.startsWith(PREFIX)) {
+          sources.put(k, v);
+        }
+      });
+    }
+    return sources;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    consumer.wakeup();
+    try {
+      thread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
