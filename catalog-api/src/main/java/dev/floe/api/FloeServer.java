@@ -1,8 +1,11 @@
 package dev.floe.api;
 
+import dev.floe.api.http.ApiException;
 import dev.floe.api.http.AsOfCatalogs;
 import dev.floe.api.http.CatalogContext;
 import dev.floe.api.http.CatalogMetrics;
+import dev.floe.api.http.HealthHandlers;
+import dev.floe.api.http.HttpErrors;
 import dev.floe.api.http.IcebergRoutes;
 import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
@@ -17,8 +20,10 @@ import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -36,6 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class FloeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
+  private static final String LIVE = "/health/live";
 
   private final FloeConfig config;
   private EmbeddedKafkaBroker broker;
@@ -49,6 +55,7 @@ public final class FloeServer implements AutoCloseable {
   private KafkaAuditLog audit;
   private LineageIndex lineage;
   private final MetadataFiles metadataFiles = new MetadataFiles();
+  private KafkaReachability kafkaReachability;
 
   private FloeServer(FloeConfig config) {
     this.config = config;
@@ -84,15 +91,17 @@ public final class FloeServer implements AutoCloseable {
         request -> {
           RestRouter ready = router;
           if (ready == null) {
-            request.response().setStatusCode(503).putHeader("Retry-After", "1").end();
+            answerWhileStarting(request);
           } else {
             ready.handle(request);
           }
         });
+    http.invalidRequestHandler(HttpErrors::respondToUndecodable);
     int port = await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
     startStreams(topics, port);
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
+    CatalogMetrics metrics = new CatalogMetrics(streams);
     CatalogContext catalog =
         new CatalogContext(
             config,
@@ -100,11 +109,17 @@ public final class FloeServer implements AutoCloseable {
             gateway,
             vertx,
             metadataFiles,
-            new CatalogMetrics(),
+            metrics,
             new AsOfCatalogs(bootstrapServers, topics.events()));
     audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
     lineage = new LineageIndex(bootstrapServers, topics.events()).start();
-    router = IcebergRoutes.router(catalog, audit, lineage);
+    kafkaReachability = new KafkaReachability(bootstrapServers);
+    HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
+    router =
+        IcebergRoutes.router(catalog, audit, lineage)
+            .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
+            .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
+            .metrics(metrics);
     purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
@@ -112,6 +127,21 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private int port;
+
+  /**
+   * Before the processor runs: the process is live, and every other request is answered 503 with
+   * the ErrorModel and {@code Retry-After} (the stores are restoring).
+   */
+  private static void answerWhileStarting(HttpServerRequest request) {
+    if (request.method() == HttpMethod.GET && LIVE.equals(request.path())) {
+      request.response().putHeader("Content-Type", "application/json").end("{\"status\":\"UP\"}");
+      return;
+    }
+    request.response().putHeader("Retry-After", "1");
+    HttpErrors.respond(
+        request.response(),
+        new ApiException(503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
+  }
 
   public int port() {
     return port;
@@ -177,6 +207,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (lineage != null) {
       lineage.close();
+    }
+    if (kafkaReachability != null) {
+      kafkaReachability.close();
     }
     if (streams != null) {
       streams.close(Duration.ofSeconds(30));

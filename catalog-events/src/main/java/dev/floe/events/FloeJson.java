@@ -16,6 +16,9 @@ import org.apache.iceberg.rest.RESTSerializers;
  * classes exactly as Iceberg's own server does. Both know Iceberg's types (schemas, partition
  * specs, {@code MetadataUpdate}, {@code UpdateRequirement}) through {@link RESTSerializers}, so
  * a change to a table is carried in Iceberg's own JSON, never in a parallel schema.
+ *
+ * <p>{@link #rest()} reads what clients send, so its reads are bounded ({@link RestRequestLimits}):
+ * nesting depth, string and number length, document size, and the changes in one commit.
  */
 public final class FloeJson {
   private static final ObjectMapper MAPPER = newMapper();
@@ -55,18 +58,24 @@ public final class FloeJson {
     return mapper;
   }
 
-  /** The same configuration as Iceberg's package-private {@code RESTObjectMapper}. */
+  /**
+   * The same configuration as Iceberg's package-private {@code RESTObjectMapper}, with the read
+   * bounds of {@link RestRequestLimits}.
+   */
   private static ObjectMapper newRestMapper() {
     ObjectMapper mapper =
         new ObjectMapper(
             new com.fasterxml.jackson.core.JsonFactoryBuilder()
                 .configure(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES, false)
                 .configure(com.fasterxml.jackson.core.JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW, false)
+                .streamReadConstraints(RestRequestLimits.readConstraints())
                 .build());
     mapper.setPropertyNamingStrategy(new com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy());
     mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     RESTSerializers.registerAll(mapper);
+    // Registered after Iceberg's serialisers, so the bounded deserialiser takes precedence.
+    mapper.registerModule(RestRequestLimits.module());
     return mapper;
   }
 }

@@ -9,9 +9,12 @@ public enum RejectionCode {
   TABLE_ALREADY_EXISTS,
   REQUIREMENT_FAILED,
   INVALID_REQUEST,
+  /** The request's values are invalid (Iceberg threw IllegalArgumentException). */
+  INVALID_ARGUMENT,
   UNPROCESSABLE,
   WAREHOUSE_NOT_FOUND,
   /** The warehouse storage failed; nothing was applied and the client may retry. */
+  VIEW_NOT_FOUND,
   STORAGE_FAILED,
   /** A bug: the processor could not decide the command; nothing was applied. */
   INTERNAL_ERROR

@@ -13,7 +13,11 @@ public interface Directory {
 
   boolean hasTables(Namespace namespace);
 
+  boolean hasViews(Namespace namespace);
+
   boolean tableExists(TableIdentifier identifier);
+
+  boolean viewExists(TableIdentifier identifier);
 
   /** The location of a claimed table, if it is claimed. */
   Optional<String> tableLocation(TableIdentifier identifier);

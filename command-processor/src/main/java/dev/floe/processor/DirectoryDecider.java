@@ -10,6 +10,10 @@ import dev.floe.events.Rejection;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CompletePurgeCommand;
+import dev.floe.events.command.CreateViewCommand;
+import dev.floe.events.command.DropViewCommand;
+import dev.floe.events.command.RegisterViewCommand;
+import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.RegisterTableCommand;
@@ -58,6 +62,14 @@ public final class DirectoryDecider {
       return TableNameDecider.rename(directory, c);
     } else if (command instanceof CompletePurgeCommand c) {
       return completePurge(directory, c);
+    } else if (command instanceof CreateViewCommand c) {
+      return ViewNameDecider.create(directory, c);
+    } else if (command instanceof DropViewCommand c) {
+      return ViewNameDecider.drop(directory, c);
+    } else if (command instanceof RenameViewCommand c) {
+      return ViewNameDecider.rename(directory, c);
+    } else if (command instanceof RegisterViewCommand c) {
+      return ViewNameDecider.register(directory, c);
     }
     throw new IllegalArgumentException("Not a directory command: " + command.key());
   }
@@ -113,6 +125,10 @@ public final class DirectoryDecider {
     if (directory.hasTables(c.namespace())) {
       return Decision.rejected(
           id, Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains tables.", c.namespace()));
+    }
+    if (directory.hasViews(c.namespace())) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains views.", c.namespace()));
     }
     if (directory.hasChildNamespaces(c.namespace())) {
       return Decision.rejected(

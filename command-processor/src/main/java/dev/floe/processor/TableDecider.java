@@ -66,7 +66,7 @@ public final class TableDecider {
       return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
     } catch (RuntimeException e) {
       // ValidationException, IllegalArgumentException: the updates are invalid for this table.
-      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+      return Decision.rejected(id, Rejection.invalid(e));
     }
     if (updated.changes().isEmpty()) {
       return Decision.reply(

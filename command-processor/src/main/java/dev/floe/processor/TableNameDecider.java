@@ -46,7 +46,7 @@ final class TableNameDecider {
       table = NewTable.build(c);
     } catch (RuntimeException e) {
       // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
-      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+      return Decision.rejected(id, Rejection.invalid(e));
     }
     Optional<Rejection> badLocation =
         checkLocation(directory, c.warehouseRoot(), table.metadata().location(), Optional.empty());
@@ -73,6 +73,10 @@ final class TableNameDecider {
       return Decision.rejected(
           id, new Rejection(REQUIREMENT_FAILED, "Requirement failed: table already exists"));
     }
+    if (directory.viewExists(c.identifier())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
+    }
     TableMetadata metadata;
     try {
       for (UpdateRequirement requirement : c.requirements()) {
@@ -90,7 +94,7 @@ final class TableNameDecider {
     } catch (CommitFailedException e) {
       return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
     } catch (RuntimeException e) {
-      return Decision.rejected(id, new Rejection(INVALID_REQUEST, String.valueOf(e.getMessage())));
+      return Decision.rejected(id, Rejection.invalid(e));
     }
     if (metadata.location() == null) {
       return Decision.rejected(id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
@@ -117,6 +121,10 @@ final class TableNameDecider {
     if (directory.tableExists(c.identifier()) && !c.overwrite()) {
       return Decision.rejected(
           id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.identifier()));
+    }
+    if (directory.viewExists(c.identifier())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
     }
     // A registered table may live outside the warehouse, but never over another table's files;
     // re-registering a table over itself keeps its own location.
@@ -162,6 +170,10 @@ final class TableNameDecider {
       return Decision.rejected(
           id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.destination()));
     }
+    if (directory.viewExists(c.destination())) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Cannot rename %s to %s. View already exists", c.source(), c.destination()));
+    }
     return Decision.step(
         new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
   }
@@ -200,6 +212,9 @@ final class TableNameDecider {
     }
     if (directory.tableExists(table)) {
       return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", table));
+    }
+    if (directory.viewExists(table)) {
+      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", table));
     }
     return Optional.empty();
   }

@@ -544,6 +544,22 @@ class DirectoryDeciderTest {
           .findFirst();
     }
 
+    private final Set<TableIdentifier> views = new HashSet<>();
+
+    void givenView(TableIdentifier identifier) {
+      views.add(identifier);
+    }
+
+    @Override
+    public boolean viewExists(TableIdentifier identifier) {
+      return views.contains(identifier);
+    }
+
+    @Override
+    public boolean hasViews(Namespace namespace) {
+      return views.stream().anyMatch(v -> v.namespace().equals(namespace));
+    }
+
     @Override
     public boolean purgePending(String location) {
       return purges.contains(location);

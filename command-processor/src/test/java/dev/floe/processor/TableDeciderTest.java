@@ -304,7 +304,7 @@ class TableDeciderTest {
     }
 
     @Test
-    void rejectsUpdateToUnknownSchemaAsInvalidRequest() {
+    void rejectsUpdateToUnknownSchemaAsInvalidArgument() {
       Decision decision =
           TableDecider.commit(
               state,
@@ -314,7 +314,7 @@ class TableDeciderTest {
       assertThat(decision.events()).isEmpty();
       assertThat(decision.tableState()).isNull();
       assertThat(decision.reply().accepted()).isFalse();
-      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_ARGUMENT);
       assertThat(decision.reply().rejection().message()).contains("42");
     }
 

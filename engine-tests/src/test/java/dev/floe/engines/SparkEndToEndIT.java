@@ -62,7 +62,7 @@ class SparkEndToEndIT {
   }
 
   @Test
-  void sparkCreatesWritesEvolvesTimeTravelsRenamesAndDropsATable() {
+  void sparkCreatesWritesEvolvesTimeTravelsRenamesAndDropsATableAndAView() {
     createNamespaceAndPartitionedTable();
     long firstSnapshot = appendRowsAndReadThemBack();
     addColumnAndAppendRowsWithIt();
@@ -71,6 +71,7 @@ class SparkEndToEndIT {
     assertEachSnapshotDescendsFromThePreviousOne(firstSnapshot);
     timeTravelToFirstSnapshot(firstSnapshot);
     renameTable();
+    createSelectAndDropAView();
     dropTableAndNamespace();
   }
 
@@ -196,6 +197,18 @@ class SparkEndToEndIT {
             row(4L, "b", 40.0, "late"),
             row(6L, "c", 60.0, "merged"));
     assertThat(rows("SHOW TABLES IN floe.db")).containsExactly(row("db", "t2", false));
+  }
+
+  /** A view stored in Floe: Spark writes its SQL, reads through it, lists it and drops it. */
+  private void createSelectAndDropAView() {
+    sql("CREATE VIEW floe.db.big_amounts AS SELECT id, amount FROM floe.db.t2 WHERE amount > 30");
+
+    assertThat(rows("SELECT * FROM floe.db.big_amounts ORDER BY id"))
+        .containsExactly(row(3L, 31.0), row(4L, 40.0), row(6L, 60.0));
+    assertThat(rows("SHOW VIEWS IN floe.db")).extracting(r -> r.getString(1)).containsExactly("big_amounts");
+
+    sql("DROP VIEW floe.db.big_amounts");
+    assertThat(rows("SHOW VIEWS IN floe.db")).isEmpty();
   }
 
   private void dropTableAndNamespace() {

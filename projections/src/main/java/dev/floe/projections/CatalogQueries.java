@@ -23,6 +23,10 @@ public interface CatalogQueries {
 
   Optional<TableState> table(String warehouse, TableIdentifier identifier);
 
+  Optional<TableState> view(String warehouse, TableIdentifier identifier);
+
+  Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize);
+
   /** Locations of dropped tables whose files wait to be purged. */
   java.util.List<String> pendingPurges(String warehouse);
 }

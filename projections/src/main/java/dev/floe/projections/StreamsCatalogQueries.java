@@ -79,6 +79,25 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
+  public Optional<TableState> view(String warehouse, TableIdentifier identifier) {
+    String key = Keys.table(warehouse, identifier);
+    byte[] value = store(StoreNames.VIEWS, key).get(key);
+    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+  }
+
+  @Override
+  public Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+    String prefix = DirectoryKeys.viewPrefix(warehouse, namespace);
+    return scan(
+        directory(warehouse),
+        prefix,
+        key -> true,
+        key -> TableIdentifier.of(namespace, DirectoryKeys.tableNameOf(key)),
+        pageToken,
+        pageSize);
+  }
+
+  @Override
   public List<String> pendingPurges(String warehouse) {
     String prefix = DirectoryKeys.purgePrefix(warehouse);
     List<String> locations = new ArrayList<>();

@@ -25,7 +25,15 @@ final class ConfigHandler {
           Endpoint.V1_DELETE_TABLE,
           Endpoint.V1_RENAME_TABLE,
           Endpoint.V1_REGISTER_TABLE,
-          Endpoint.V1_REPORT_METRICS);
+          Endpoint.V1_REPORT_METRICS,
+          Endpoint.V1_LIST_VIEWS,
+          Endpoint.V1_LOAD_VIEW,
+          Endpoint.V1_VIEW_EXISTS,
+          Endpoint.V1_CREATE_VIEW,
+          Endpoint.V1_UPDATE_VIEW,
+          Endpoint.V1_DELETE_VIEW,
+          Endpoint.V1_RENAME_VIEW,
+          Endpoint.V1_REGISTER_VIEW);
 
   private final CatalogContext catalog;
 

@@ -15,6 +15,7 @@ public final class IcebergRoutes {
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
     TableHandlers tables = new TableHandlers(catalog);
     TableMembershipHandlers membership = new TableMembershipHandlers(catalog);
+    ViewHandlers views = new ViewHandlers(catalog);
     String ns = "/v1/{prefix}/namespaces/{namespace}";
     return new RestRouter(audit)
         .add(GET, "/v1/config", config::handleGetConfig)
@@ -33,6 +34,14 @@ public final class IcebergRoutes {
         .add(POST, ns + "/tables/{table}/metrics", membership::handleReportMetrics)
         .add(POST, ns + "/register", membership::handleRegisterTable)
         .add(POST, "/v1/{prefix}/tables/rename", membership::handleRenameTable)
+        .add(GET, ns + "/views", views::handleListViews)
+        .add(POST, ns + "/views", views::handleCreateView)
+        .add(GET, ns + "/views/{table}", views::handleLoadView)
+        .add(HEAD, ns + "/views/{table}", views::handleViewExists)
+        .add(POST, ns + "/views/{table}", views::handleReplaceView)
+        .add(DELETE, ns + "/views/{table}", views::handleDropView)
+        .add(POST, "/v1/{prefix}/views/rename", views::handleRenameView)
+        .add(POST, ns + "/register-view", views::handleRegisterView)
         .add(GET, "/metrics", membership::handlePrometheus)
         .add(GET, "/management/v1/lineage/tables/{namespace}/{table}", lineageHandlers::handleTableLineage)
         .add(GET, "/management/v1/lineage/sources", lineageHandlers::handleSources);

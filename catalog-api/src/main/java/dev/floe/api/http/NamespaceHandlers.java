@@ -51,9 +51,8 @@ final class NamespaceHandlers {
   Future<HttpResult> handleCreateNamespace(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
     CreateNamespaceRequest body = request.body(CreateNamespaceRequest.class);
-    if (body.namespace().isEmpty()) {
-      throw ApiException.badRequest("Invalid namespace: empty");
-    }
+    Names.requireValid(body.namespace());
+    Names.requireNoNulls(body.properties());
     CreateNamespaceCommand command =
         new CreateNamespaceCommand(catalog.header(request), warehouse, body.namespace(), body.properties());
     return catalog
@@ -98,6 +97,8 @@ final class NamespaceHandlers {
     String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     UpdateNamespacePropertiesRequest body = request.body(UpdateNamespacePropertiesRequest.class);
+    Names.requireNoNulls(body.updates());
+    Names.requireNoNulls(body.removals());
     UpdateNamespacePropertiesCommand command =
         new UpdateNamespacePropertiesCommand(
             catalog.header(request), warehouse, namespace, body.updates(), body.removals());

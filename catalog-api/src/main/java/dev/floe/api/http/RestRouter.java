@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import dev.floe.events.RestRequestLimits;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -11,81 +12,146 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
 
 /**
  * Matches requests to handlers on the raw path, decoding each segment on its own, so a table name
- * containing an encoded {@code /} ({@code %2F}) stays one segment.
+ * containing an encoded {@code /} ({@code %2F}) stays one segment. Every answer is timed by route
+ * template and status, and every command's outcome counted ({@link CatalogMetrics}).
  */
 public final class RestRouter {
-  /** Request bodies larger than this are refused with 413. */
-  public static final long MAX_BODY_BYTES = 10L * 1024 * 1024;
+  /** Request bodies larger than this are refused with 413, declared or chunked. */
+  public static final long MAX_BODY_BYTES = RestRequestLimits.MAX_DOCUMENT_BYTES;
+
+  /** The route label of a request that matched no route (the raw path would be unbounded). */
+  static final String UNMATCHED = "unmatched";
+
+  private static final Set<String> METHOD_LABELS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
   /** A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an ErrorModel. */
   public interface Handler {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  private record Route(HttpMethod method, String path, String[] pattern, Handler handler) {
+  private record Route(HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
     String template() {
       return method + " " + path;
     }
   }
 
+  private record Match(Route route, Map<String, String> params, ApiException error) {}
+
   private final List<Route> routes = new ArrayList<>();
   private final AuditLog audit;
+  private CatalogMetrics metrics = new CatalogMetrics();
 
   public RestRouter(AuditLog audit) {
     this.audit = audit;
   }
 
   public RestRouter add(HttpMethod method, String path, Handler handler) {
-    routes.add(new Route(method, path, path.substring(1).split("/"), handler));
+    return add(method, path, handler, true);
+  }
+
+  /** A route that is never audited (probes: a health check changes nothing and is not a read of the catalog). */
+  public RestRouter addUnaudited(HttpMethod method, String path, Handler handler) {
+    return add(method, path, handler, false);
+  }
+
+  private RestRouter add(HttpMethod method, String path, Handler handler, boolean audited) {
+    routes.add(new Route(method, path, path.substring(1).split("/"), handler, audited));
+    return this;
+  }
+
+  /** Where request latency and command outcomes are recorded; set before the router serves. */
+  public RestRouter metrics(CatalogMetrics metrics) {
+    this.metrics = metrics;
     return this;
   }
 
   public void handle(HttpServerRequest request) {
-    String contentLength = request.getHeader("Content-Length");
-    if (contentLength != null && parseLong(contentLength) > MAX_BODY_BYTES) {
-      request.pause();
-      fail(request.response(), new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes"));
-      request.connection().close();
+    long started = System.nanoTime();
+    Match match = match(request);
+    Route route = match.route();
+    HttpServerResponse response = request.response();
+    String method = route == null ? methodLabel(request.method()) : route.method().name();
+    String template = route == null ? UNMATCHED : route.path();
+    response.endHandler(v -> metrics.recordRequest(method, template, response.getStatusCode(), System.nanoTime() - started));
+    long declared = parseLong(request.getHeader("Content-Length"));
+    if (declared > MAX_BODY_BYTES) {
+      refuseTooLarge(request, route, match.params(), 0, declared);
       return;
     }
+    if (route == null) {
+      fail(response, match.error());
+      return;
+    }
+    if (match.params().values().stream().anyMatch(value -> value.indexOf('\u0000') >= 0)) {
+      // No Iceberg name may hold a null byte (Namespace.of refuses one); refused here, before a
+      // command could carry one to the processor, whose keys cannot represent it.
+      failAudited(
+          new RequestContext(request, match.params(), null),
+          route,
+          ApiException.badRequest("Invalid path: a segment contains a null byte"));
+      return;
+    }
+    BoundedBody.read(request, MAX_BODY_BYTES)
+        .onSuccess(body -> dispatch(request, route, match.params(), body))
+        .onFailure(
+            e -> {
+              if (e instanceof BoundedBody.TooLargeException tooLarge) {
+                refuseTooLarge(request, route, match.params(), tooLarge.received(), declared);
+              } else if (!response.closed()) {
+                failAudited(new RequestContext(request, match.params(), null), route, HttpErrors.from(e));
+              }
+            });
+  }
+
+  private Match match(HttpServerRequest request) {
     String[] segments = segments(request.path());
     Map<String, String> params = new HashMap<>();
-    Route match = null;
     boolean pathMatched = false;
     for (Route route : routes) {
       params.clear();
       if (matches(route.pattern(), segments, params)) {
         pathMatched = true;
         if (route.method().equals(request.method())) {
-          match = route;
-          break;
+          return new Match(route, Map.copyOf(params), null);
         }
       }
     }
-    if (match == null) {
-      fail(request.response(), pathMatched
-          ? new ApiException(405, "MethodNotAllowedException", "Method " + request.method() + " is not allowed on " + request.path())
-          : new ApiException(404, "NoSuchEndpointException", "No such endpoint: " + request.method() + " " + request.path()));
-      return;
+    return new Match(
+        null,
+        Map.of(),
+        pathMatched
+            ? new ApiException(405, "MethodNotAllowedException", "Method " + request.method() + " is not allowed on " + request.path())
+            : new ApiException(404, "NoSuchEndpointException", "No such endpoint: " + request.method() + " " + request.path()));
+  }
+
+  /**
+   * 413 without reading the body into memory. The connection is closed afterwards: the rest of
+   * the body cannot be told apart from a next request.
+   */
+  private void refuseTooLarge(
+      HttpServerRequest request, Route route, Map<String, String> params, long received, long declared) {
+    RequestContext context = new RequestContext(request, params, null);
+    HttpServerResponse response = request.response();
+    response.putHeader("X-Request-Id", context.requestId()).putHeader("Connection", "close");
+    ApiException error =
+        new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes");
+    Future<Void> answered = HttpErrors.respond(response, error);
+    if (route != null) {
+      recordOutcome(context, route, error.status(), error);
     }
-    Route route = match;
-    Map<String, String> captured = Map.copyOf(params);
-    request.body()
-        .onFailure(e -> fail(request.response(), HttpErrors.from(e)))
-        .onSuccess(body -> dispatch(request, route, captured, body));
+    BoundedBody.discardAndClose(request, answered, received, declared);
   }
 
   private void dispatch(HttpServerRequest request, Route route, Map<String, String> params, Buffer body) {
     HttpServerResponse response = request.response();
     RequestContext context = new RequestContext(request, params, body);
     response.putHeader("X-Request-Id", context.requestId());
-    if (body != null && body.length() > MAX_BODY_BYTES) {
-      failAudited(context, route, new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes"));
-      return;
-    }
     Future<HttpResult> result;
     try {
       result = route.handler().handle(context);
@@ -99,8 +165,8 @@ public final class RestRouter {
             failAudited(context, route, HttpErrors.from(done.cause()));
             return;
           }
-          audit.record(context, route.template(), done.result().status(), null);
           HttpResult answer = done.result();
+          recordOutcome(context, route, answer.status(), null);
           response.setStatusCode(answer.status());
           answer.headers().forEach(response::putHeader);
           if (answer.body() == null || request.method() == HttpMethod.HEAD) {
@@ -116,13 +182,57 @@ public final class RestRouter {
 
   private void failAudited(RequestContext context, Route route, ApiException error) {
     fail(context.response(), error);
-    audit.record(context, route.template(), error.status(), error);
+    recordOutcome(context, route, error.status(), error);
+  }
+
+  private void recordOutcome(RequestContext context, Route route, int status, ApiException error) {
+    recordCommand(context, route, error);
+    if (route.audited()) {
+      audit.record(context, route.template(), status, error);
+    }
+  }
+
+  /** A request that produced a command: its outcome, and how long the decision took. */
+  private void recordCommand(RequestContext context, Route route, ApiException error) {
+    String commandId = context.commandId();
+    if (commandId == null) {
+      return;
+    }
+    CatalogMetrics.CommandOutcome outcome;
+    String code = "";
+    if (error == null) {
+      outcome = CatalogMetrics.CommandOutcome.ACCEPTED;
+    } else if (error instanceof CommandRejectedException rejected) {
+      outcome = CatalogMetrics.CommandOutcome.REJECTED;
+      code = rejected.code().name();
+    } else if (error.status() >= 500) {
+      outcome = CatalogMetrics.CommandOutcome.UNKNOWN;
+    } else {
+      // Refused before it reached the log (too large): certainly not applied.
+      outcome = CatalogMetrics.CommandOutcome.FAILED;
+      code = error.type();
+    }
+    metrics.recordCommand(route.template(), outcome, code, secondsSince(commandId));
+  }
+
+  /** Command ids are UUIDv7: their first 48 bits are the creation time in Unix milliseconds. */
+  private static double secondsSince(String commandId) {
+    try {
+      long created = UUID.fromString(commandId).getMostSignificantBits() >>> 16;
+      return Math.max(0, System.currentTimeMillis() - created) / 1000.0;
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
   }
 
   private static void fail(HttpServerResponse response, ApiException error) {
-    if (!response.ended()) {
+    if (!response.ended() && !response.closed()) {
       HttpErrors.respond(response, error);
     }
+  }
+
+  private static String methodLabel(HttpMethod method) {
+    return METHOD_LABELS.contains(method.name()) ? method.name() : "OTHER";
   }
 
   private static boolean matches(String[] pattern, String[] segments, Map<String, String> params) {
@@ -141,7 +251,7 @@ public final class RestRouter {
   }
 
   private static String[] segments(String rawPath) {
-    String path = rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
+    String path = rawPath == null ? "" : rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
     String[] raw = path.split("/", -1);
     String[] decoded = new String[raw.length];
     for (int i = 0; i < raw.length; i++) {
@@ -155,6 +265,9 @@ public final class RestRouter {
   }
 
   private static long parseLong(String value) {
+    if (value == null) {
+      return -1;
+    }
     try {
       return Long.parseLong(value.trim());
     } catch (NumberFormatException e) {

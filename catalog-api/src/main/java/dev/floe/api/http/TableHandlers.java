@@ -49,6 +49,8 @@ final class TableHandlers {
     String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     CreateTableRequest body = request.body(CreateTableRequest.class);
+    Names.requireValidName(body.name());
+    Names.requireNoNulls(body.properties());
     CreateTableCommand command =
         new CreateTableCommand(
             catalog.header(request),

@@ -21,6 +21,8 @@ final class TableMembershipHandlers {
   Future<HttpResult> handleRenameTable(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
     RenameTableRequest body = request.body(RenameTableRequest.class);
+    Names.requireValid(body.source());
+    Names.requireValid(body.destination());
     RenameTableCommand command =
         new RenameTableCommand(catalog.header(request), warehouse, body.source(), body.destination());
     return catalog.submit(command).map(reply -> HttpResult.noContent());
@@ -34,6 +36,7 @@ final class TableMembershipHandlers {
     String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     RegisterTableRequest body = request.body(RegisterTableRequest.class);
+    Names.requireValidName(body.name());
     TableIdentifier table = TableIdentifier.of(namespace, body.name());
     return catalog
         .read(() -> readMetadata(body.metadataLocation()))

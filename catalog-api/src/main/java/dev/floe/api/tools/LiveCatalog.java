@@ -52,6 +52,14 @@ final class LiveCatalog {
             warehouse + "/" + String.join(".", levels) + "." + name,
             dev.floe.projections.replay.StateDigests.table(location, json));
       }
+      for (JsonNode view : get(path + "/views").path("identifiers")) {
+        String name = view.path("name").asText();
+        JsonNode loaded = get(path + "/views/" + encode(name));
+        digests.put(
+            warehouse + "/view:" + String.join(".", levels) + "." + name,
+            dev.floe.projections.replay.StateDigests.view(
+                loaded.path("metadata-location").asText(), FloeJson.mapper().writeValueAsString(loaded.path("metadata"))));
+      }
       walk(warehouse, levels, digests);
     }
   }

@@ -107,6 +107,11 @@ public final class ReplayCommand {
           table.warehouse() + "/" + table.identifier(),
           StateDigests.table(table.state().metadataLocation(), table.state().metadataJson()));
     }
+    for (ReplayState.ReplayedTable view : state.views()) {
+      digests.put(
+          view.warehouse() + "/view:" + view.identifier(),
+          StateDigests.view(view.state().metadataLocation(), view.state().metadataJson()));
+    }
     return digests;
   }
 

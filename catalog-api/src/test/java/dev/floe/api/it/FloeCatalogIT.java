@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.CatalogTests;
-import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.junit.jupiter.api.AfterAll;
@@ -41,7 +40,7 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @BeforeEach
   void connect() {
     catalog = initCatalog("floe", Map.of());
-    emptyCatalog(catalog);
+    CatalogCleaner.empty(catalog);
   }
 
   @AfterEach
@@ -100,21 +99,5 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @Override
   protected boolean supportsServerSideRetry() {
     return true;
-  }
-
-  private static void emptyCatalog(RESTCatalog client) {
-    for (Namespace namespace : client.listNamespaces()) {
-      dropRecursively(client, namespace);
-    }
-  }
-
-  private static void dropRecursively(RESTCatalog client, Namespace namespace) {
-    for (Namespace child : client.listNamespaces(namespace)) {
-      dropRecursively(client, child);
-    }
-    for (TableIdentifier table : client.listTables(namespace)) {
-      client.dropTable(table, false);
-    }
-    client.dropNamespace(namespace);
   }
 }

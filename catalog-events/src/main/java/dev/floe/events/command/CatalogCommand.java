@@ -19,7 +19,12 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(
       value = CreateTableTransactionCommand.class,
       name = "create-table-transaction"),
-  @JsonSubTypes.Type(value = CompletePurgeCommand.class, name = "complete-purge")
+  @JsonSubTypes.Type(value = CompletePurgeCommand.class, name = "complete-purge"),
+  @JsonSubTypes.Type(value = CreateViewCommand.class, name = "create-view"),
+  @JsonSubTypes.Type(value = CommitViewCommand.class, name = "commit-view"),
+  @JsonSubTypes.Type(value = DropViewCommand.class, name = "drop-view"),
+  @JsonSubTypes.Type(value = RenameViewCommand.class, name = "rename-view"),
+  @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -31,7 +36,12 @@ public sealed interface CatalogCommand
         RenameTableCommand,
         RegisterTableCommand,
         CreateTableTransactionCommand,
-        CompletePurgeCommand {
+        CompletePurgeCommand,
+        CreateViewCommand,
+        CommitViewCommand,
+        DropViewCommand,
+        RenameViewCommand,
+        RegisterViewCommand {
 
   CommandHeader header();
 

@@ -13,7 +13,12 @@ public sealed interface CatalogEvent
         TableDroppedEvent,
         TableRenamedEvent,
         TableRegisteredEvent,
-        TableFilesPurgedEvent {
+        TableFilesPurgedEvent,
+        ViewCreatedEvent,
+        ViewReplacedEvent,
+        ViewDroppedEvent,
+        ViewRenamedEvent,
+        ViewRegisteredEvent {
 
   String warehouse();
 

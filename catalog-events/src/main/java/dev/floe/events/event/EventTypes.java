@@ -14,7 +14,12 @@ public final class EventTypes {
           Map.entry("floe.table.dropped", TableDroppedEvent.class),
           Map.entry("floe.table.renamed", TableRenamedEvent.class),
           Map.entry("floe.table.registered", TableRegisteredEvent.class),
-          Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class));
+          Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class),
+          Map.entry("floe.view.created", ViewCreatedEvent.class),
+          Map.entry("floe.view.replaced", ViewReplacedEvent.class),
+          Map.entry("floe.view.dropped", ViewDroppedEvent.class),
+          Map.entry("floe.view.renamed", ViewRenamedEvent.class),
+          Map.entry("floe.view.registered", ViewRegisteredEvent.class));
 
   private EventTypes() {}
 

@@ -15,6 +15,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * <pre>
  *   n/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;          a namespace ({@link NamespaceState})
  *   t/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;table&gt;  a table name claimed in that namespace
+ *   v/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;view&gt;   a view name claimed in that namespace
  *   l/&lt;warehouse&gt;/&lt;location&gt;              a live table's location (value: its table key)
  *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
  * </pre>
@@ -36,6 +37,15 @@ public final class DirectoryKeys {
 
   public static String table(String warehouse, TableIdentifier identifier) {
     return tablePrefix(warehouse, identifier.namespace()) + Keys.namespace(Namespace.of(identifier.name()));
+  }
+
+  public static String view(String warehouse, TableIdentifier identifier) {
+    return viewPrefix(warehouse, identifier.namespace()) + Keys.namespace(Namespace.of(identifier.name()));
+  }
+
+  /** Prefix of every view key in one namespace. */
+  public static String viewPrefix(String warehouse, Namespace namespace) {
+    return "v/" + Keys.warehouse(warehouse) + "/" + Keys.namespace(namespace) + "/";
   }
 
   /** Prefix of every table key in one namespace. */

@@ -16,6 +16,14 @@ import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.ViewDecider;
+import dev.floe.events.command.CommitViewCommand;
+import dev.floe.processor.step.CreateViewStep;
+import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.MoveViewInStep;
+import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.RegisterViewStep;
+import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
@@ -47,6 +55,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private ProcessorContext<String, byte[]> context;
   private KeyValueStore<String, byte[]> directory;
   private KeyValueStore<String, byte[]> tables;
+  private KeyValueStore<String, byte[]> views;
 
   CatalogProcessor(String stepsTopic, MetadataFiles files) {
     this.stepsTopic = stepsTopic;
@@ -58,6 +67,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.context = context;
     this.directory = context.getStateStore(StoreNames.DIRECTORY);
     this.tables = context.getStateStore(StoreNames.TABLES);
+    this.views = context.getStateStore(StoreNames.VIEWS);
   }
 
   @Override
@@ -119,10 +129,19 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       return Decision.step(
           new ReleaseTableNameStep(create.header(), create.warehouse(), create.identifier(), failure));
     }
+    if (step instanceof CreateViewStep create) {
+      return Decision.step(
+          new ReleaseViewNameStep(create.header(), create.warehouse(), create.identifier(), failure));
+    }
     return Decision.rejected(step.header().commandId(), failure);
   }
 
   private Decision decideCommand(String key, CatalogCommand command) {
+    if (command instanceof CommitViewCommand commit) {
+      Decision decision = ViewDecider.commit(read(views, key), commit);
+      write(views, key, decision);
+      return decision;
+    }
     if (command instanceof CommitTableCommand commit) {
       TableState state = readTable(key);
       TableMetadata base = state == null ? null : parsed.get(key, state);
@@ -142,6 +161,14 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       new StoreDirectory(directory, release.warehouse()).apply(release);
       return Decision.rejected(release.header().commandId(), release.rejection());
     }
+    if (step instanceof ReleaseViewNameStep release) {
+      new StoreDirectory(directory, release.warehouse()).apply(release);
+      return Decision.rejected(release.header().commandId(), release.rejection());
+    }
+    Decision viewDecision = decideViewStep(key, step);
+    if (viewDecision != null) {
+      return viewDecision;
+    }
     TableState state = readTable(key);
     Decision decision;
     if (step instanceof CreateTableStep s) {
@@ -159,8 +186,29 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     return decision;
   }
 
-  private TableState readTable(String key) {
-    byte[] value = tables.get(key);
+  /** The view steps, on the views store; null when the step is not about a view. */
+  private Decision decideViewStep(String key, TableStep step) {
+    TableState state = read(views, key);
+    Decision decision;
+    if (step instanceof CreateViewStep s) {
+      decision = ViewDecider.create(state, s);
+    } else if (step instanceof RegisterViewStep s) {
+      decision = ViewDecider.register(state, s);
+    } else if (step instanceof DropViewStep s) {
+      decision = ViewDecider.drop(state, s);
+    } else if (step instanceof MoveViewOutStep s) {
+      decision = ViewDecider.moveOut(state, s);
+    } else if (step instanceof MoveViewInStep s) {
+      decision = ViewDecider.moveIn(state, s);
+    } else {
+      return null;
+    }
+    write(views, key, decision);
+    return decision;
+  }
+
+  private static TableState read(KeyValueStore<String, byte[]> store, String key) {
+    byte[] value = store.get(key);
     return value == null ? null : TableState.fromBytes(value);
   }
 
@@ -168,7 +216,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
    * Writes the new metadata file first, then the store: if the process dies in between, the
    * transaction aborts and the reprocessed command rewrites the same file name.
    */
-  private void writeTable(String key, Decision decision) {
+  private void write(KeyValueStore<String, byte[]> store, String key, Decision decision) {
     if (decision.tableState() != null) {
       TableState state = decision.tableState();
       if (decision.writeMetadata()) {
@@ -178,9 +226,19 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
           throw new MetadataWriteException(e);
         }
       }
-      tables.put(key, state.toBytes());
+      store.put(key, state.toBytes());
     } else if (decision.tableRemoved()) {
-      tables.delete(key);
+      store.delete(key);
+    }
+  }
+
+  private TableState readTable(String key) {
+    return read(tables, key);
+  }
+
+  private void writeTable(String key, Decision decision) {
+    write(tables, key, decision);
+    if (decision.tableRemoved()) {
       parsed.invalidate(key);
     }
   }

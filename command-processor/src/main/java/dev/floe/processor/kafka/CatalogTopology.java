@@ -32,6 +32,10 @@ public final class CatalogTopology {
         Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(StoreNames.TABLES), Serdes.String(), Serdes.ByteArray()),
         PROCESSOR);
+    topology.addStateStore(
+        Stores.keyValueStoreBuilder(
+            Stores.persistentKeyValueStore(StoreNames.VIEWS), Serdes.String(), Serdes.ByteArray()),
+        PROCESSOR);
     topology.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);
     topology.addSink(STEPS_SINK, topics.steps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);
     topology.addSink(REPLIES_SINK, topics.replies(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);

@@ -11,6 +11,11 @@ import dev.floe.events.state.TableEntry;
 import dev.floe.processor.Directory;
 import dev.floe.processor.TableLocations;
 import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.CreateViewStep;
+import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.RegisterViewStep;
+import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.RegisterTableStep;
@@ -53,6 +58,16 @@ final class StoreDirectory implements Directory {
   @Override
   public boolean hasTables(Namespace namespace) {
     return any(DirectoryKeys.tablePrefix(warehouse, namespace));
+  }
+
+  @Override
+  public boolean hasViews(Namespace namespace) {
+    return any(DirectoryKeys.viewPrefix(warehouse, namespace));
+  }
+
+  @Override
+  public boolean viewExists(TableIdentifier identifier) {
+    return store.get(DirectoryKeys.view(warehouse, identifier)) != null;
   }
 
   @Override
@@ -120,6 +135,9 @@ final class StoreDirectory implements Directory {
    * the step on.
    */
   void apply(TableStep step) {
+    if (applyView(step)) {
+      return;
+    }
     String key = DirectoryKeys.table(warehouse, step.identifier());
     if (step instanceof MoveTableOutStep s) {
       TableEntry entry = TableEntry.fromBytes(store.get(key));
@@ -143,6 +161,26 @@ final class StoreDirectory implements Directory {
     } else if (step instanceof DropTableStep s) {
       release(key, s.purgeRequested());
     }
+  }
+
+  /** View names: claimed, moved and released like table names, without a location index. */
+  private boolean applyView(TableStep step) {
+    if (step instanceof CreateViewStep || step instanceof RegisterViewStep) {
+      store.put(DirectoryKeys.view(warehouse, step.identifier()), new TableEntry(step.header().commandId(), null).toBytes());
+    } else if (step instanceof DropViewStep) {
+      store.delete(DirectoryKeys.view(warehouse, step.identifier()));
+    } else if (step instanceof MoveViewOutStep s) {
+      store.delete(DirectoryKeys.view(warehouse, s.source()));
+      store.put(DirectoryKeys.view(warehouse, s.destination()), new TableEntry(s.header().commandId(), null).toBytes());
+    } else if (step instanceof ReleaseViewNameStep s) {
+      byte[] entry = store.get(DirectoryKeys.view(warehouse, s.identifier()));
+      if (entry != null && TableEntry.fromBytes(entry).commandId().equals(s.header().commandId())) {
+        store.delete(DirectoryKeys.view(warehouse, s.identifier()));
+      }
+    } else {
+      return false;
+    }
+    return true;
   }
 
   private void claim(String key, String commandId, String location) {

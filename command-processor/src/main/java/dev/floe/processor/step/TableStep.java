@@ -18,7 +18,13 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = ReleaseTableNameStep.class, name = "release-table-name"),
   @JsonSubTypes.Type(value = RegisterTableStep.class, name = "register-table"),
   @JsonSubTypes.Type(value = MoveTableOutStep.class, name = "move-table-out"),
-  @JsonSubTypes.Type(value = MoveTableInStep.class, name = "move-table-in")
+  @JsonSubTypes.Type(value = MoveTableInStep.class, name = "move-table-in"),
+  @JsonSubTypes.Type(value = CreateViewStep.class, name = "create-view"),
+  @JsonSubTypes.Type(value = RegisterViewStep.class, name = "register-view"),
+  @JsonSubTypes.Type(value = DropViewStep.class, name = "drop-view"),
+  @JsonSubTypes.Type(value = MoveViewOutStep.class, name = "move-view-out"),
+  @JsonSubTypes.Type(value = MoveViewInStep.class, name = "move-view-in"),
+  @JsonSubTypes.Type(value = ReleaseViewNameStep.class, name = "release-view-name")
 })
 public sealed interface TableStep
     permits CreateTableStep,
@@ -26,7 +32,13 @@ public sealed interface TableStep
         ReleaseTableNameStep,
         RegisterTableStep,
         MoveTableOutStep,
-        MoveTableInStep {
+        MoveTableInStep,
+        CreateViewStep,
+        RegisterViewStep,
+        DropViewStep,
+        MoveViewOutStep,
+        MoveViewInStep,
+        ReleaseViewNameStep {
   CommandHeader header();
 
   String warehouse();

@@ -54,6 +54,22 @@ public final class AsOfQueries implements CatalogQueries {
   }
 
   @Override
+  public Optional<TableState> view(String warehouse, TableIdentifier identifier) {
+    return Optional.ofNullable(state.view(warehouse, identifier));
+  }
+
+  @Override
+  public Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+    List<TableIdentifier> views = new ArrayList<>();
+    for (ReplayState.ReplayedTable view : state.views()) {
+      if (view.warehouse().equals(warehouse) && view.identifier().namespace().equals(namespace)) {
+        views.add(view.identifier());
+      }
+    }
+    return page(views, TableIdentifier::name, pageToken, pageSize);
+  }
+
+  @Override
   public List<String> pendingPurges(String warehouse) {
     return List.of();
   }

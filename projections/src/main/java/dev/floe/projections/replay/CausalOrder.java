@@ -7,6 +7,11 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.ViewCreatedEvent;
+import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewRegisteredEvent;
+import dev.floe.events.event.ViewRenamedEvent;
+import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.state.TableState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -64,6 +69,22 @@ final class CausalOrder {
     if (event instanceof TableRenamedEvent e) {
       return holds(state.table(e.warehouse(), e.from()), e.tableUuid(), e.sequence())
           && state.table(e.warehouse(), e.to()) == null;
+    }
+    if (event instanceof ViewCreatedEvent e) {
+      return state.view(e.warehouse(), e.identifier()) == null;
+    }
+    if (event instanceof ViewRegisteredEvent e) {
+      return state.view(e.warehouse(), e.identifier()) == null;
+    }
+    if (event instanceof ViewReplacedEvent e) {
+      return holds(state.view(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+    }
+    if (event instanceof ViewDroppedEvent e) {
+      return holds(state.view(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+    }
+    if (event instanceof ViewRenamedEvent e) {
+      return holds(state.view(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
+          && state.view(e.warehouse(), e.to()) == null;
     }
     return true;
   }

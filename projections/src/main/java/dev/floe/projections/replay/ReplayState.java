@@ -11,6 +11,11 @@ import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.ViewCreatedEvent;
+import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewRegisteredEvent;
+import dev.floe.events.event.ViewRenamedEvent;
+import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import java.util.HashMap;
@@ -35,6 +40,7 @@ public final class ReplayState {
 
   private final Map<NamespaceRef, NamespaceState> namespaces = new HashMap<>();
   private final Map<String, ReplayedTable> tables = new TreeMap<>();
+  private final Map<String, ReplayedTable> views = new TreeMap<>();
   private long events;
 
   public void apply(CatalogEvent event) {
@@ -63,6 +69,23 @@ public final class ReplayState {
       ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
       TableState state = moved.state();
       put(e.warehouse(), e.to(), new TableState(state.tableUuid(), state.metadataLocation(), state.metadataJson(), state.version(), e.sequence()));
+    } else if (event instanceof ViewCreatedEvent e) {
+      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+    } else if (event instanceof ViewRegisteredEvent e) {
+      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+    } else if (event instanceof ViewReplacedEvent e) {
+      TableState previous = view(e.warehouse(), e.identifier());
+      org.apache.iceberg.view.ViewMetadata base = org.apache.iceberg.view.ViewMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
+      org.apache.iceberg.view.ViewMetadata.Builder builder = org.apache.iceberg.view.ViewMetadata.buildFrom(base);
+      e.updates().forEach(update -> update.applyTo(builder));
+      String json = org.apache.iceberg.view.ViewMetadataParser.toJson(builder.build());
+      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence())));
+    } else if (event instanceof ViewDroppedEvent e) {
+      views.remove(Keys.table(e.warehouse(), e.identifier()));
+    } else if (event instanceof ViewRenamedEvent e) {
+      ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
+      TableState state = moved.state();
+      views.put(Keys.table(e.warehouse(), e.to()), new ReplayedTable(e.warehouse(), e.to(), new TableState(state.tableUuid(), state.metadataLocation(), state.metadataJson(), state.version(), e.sequence())));
     } else if (!(event instanceof TableFilesPurgedEvent)) {
       throw new IllegalArgumentException("No evolve for " + event.type());
     }
@@ -87,6 +110,15 @@ public final class ReplayState {
   public TableState table(String warehouse, TableIdentifier identifier) {
     ReplayedTable table = tables.get(Keys.table(warehouse, identifier));
     return table == null ? null : table.state();
+  }
+
+  public TableState view(String warehouse, TableIdentifier identifier) {
+    ReplayedTable view = views.get(Keys.table(warehouse, identifier));
+    return view == null ? null : view.state();
+  }
+
+  public Iterable<ReplayedTable> views() {
+    return views.values();
   }
 
   public Map<NamespaceRef, NamespaceState> namespaces() {

@@ -40,6 +40,15 @@ public final class StateDigests {
     }
   }
 
+  /** A view's digest: its metadata location and whole view metadata (which holds no commit-time stamp). */
+  public static String view(String metadataLocation, String metadataJson) {
+    try {
+      return sha256(metadataLocation + "\n" + canonical(FloeJson.mapper().readTree(metadataJson)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static String namespace(Map<String, String> properties) {
     return sha256(new TreeMap<>(properties).toString());
   }

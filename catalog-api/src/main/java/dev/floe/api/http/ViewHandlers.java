@@ -1,0 +1,140 @@
+package dev.floe.api.http;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
+import dev.floe.events.command.CommitViewCommand;
+import dev.floe.events.command.CreateViewCommand;
+import dev.floe.events.command.DropViewCommand;
+import dev.floe.events.command.RegisterViewCommand;
+import dev.floe.events.command.RenameViewCommand;
+import dev.floe.events.state.TableState;
+import dev.floe.projections.Page;
+import io.vertx.core.Future;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.responses.ListTablesResponse;
+import org.apache.iceberg.view.ViewMetadataParser;
+
+/** The view routes of the Iceberg REST spec: tables and views share one name space per namespace. */
+final class ViewHandlers {
+  private final CatalogContext catalog;
+
+  ViewHandlers(CatalogContext catalog) {
+    this.catalog = catalog;
+  }
+
+  Future<HttpResult> handleListViews(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    String pageToken = request.query("pageToken");
+    Integer pageSize = request.pageSize();
+    return catalog
+        .read(
+            () -> {
+              if (catalog.queries(request).namespace(warehouse, namespace).isEmpty()) {
+                throw ApiException.noSuchNamespace(namespace);
+              }
+              return catalog.queries(request).listViews(warehouse, namespace, pageToken, pageSize);
+            })
+        .map(
+            (Page<TableIdentifier> page) ->
+                HttpResult.json(
+                    ListTablesResponse.builder().addAll(page.items()).nextPageToken(page.nextPageToken()).build()));
+  }
+
+  Future<HttpResult> handleCreateView(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    Namespace namespace = request.namespace();
+    CreateViewRequest body = request.body(CreateViewRequest.class);
+    Names.requireValidName(body.name());
+    Names.requireNoNulls(body.properties());
+    CreateViewCommand command =
+        new CreateViewCommand(
+            catalog.header(request),
+            warehouse,
+            catalog.config().warehouseRoot(warehouse),
+            TableIdentifier.of(namespace, body.name()),
+            body);
+    return catalog.submit(command).map(ViewHandlers::viewResponse);
+  }
+
+  Future<HttpResult> handleLoadView(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier view = request.table();
+    return catalog
+        .read(() -> load(request, warehouse, view))
+        .map(state -> HttpResult.raw(LoadTableResponses.body(state.metadataLocation(), state.metadataJson())));
+  }
+
+  Future<HttpResult> handleViewExists(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier view = request.table();
+    return catalog.read(() -> load(request, warehouse, view)).map(state -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleReplaceView(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    TableIdentifier view = request.table();
+    UpdateTableRequest body = request.body(UpdateTableRequest.class);
+    CommitViewCommand command =
+        new CommitViewCommand(catalog.header(request), warehouse, view, body.requirements(), body.updates());
+    return catalog.submit(command).map(ViewHandlers::viewResponse);
+  }
+
+  Future<HttpResult> handleDropView(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    DropViewCommand command = new DropViewCommand(catalog.header(request), warehouse, request.table());
+    return catalog.submit(command).map(reply -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleRenameView(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    RenameTableRequest body = request.body(RenameTableRequest.class);
+    Names.requireValid(body.source());
+    Names.requireValid(body.destination());
+    RenameViewCommand command =
+        new RenameViewCommand(catalog.header(request), warehouse, body.source(), body.destination());
+    return catalog.submit(command).map(reply -> HttpResult.noContent());
+  }
+
+  /** Reads the view metadata file at the edge; 400 when it cannot be read as view metadata. */
+  Future<HttpResult> handleRegisterView(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    Namespace namespace = request.namespace();
+    RegisterViewRequest body = request.body(RegisterViewRequest.class);
+    Names.requireValidName(body.name());
+    TableIdentifier view = TableIdentifier.of(namespace, body.name());
+    return catalog
+        .read(() -> readViewMetadata(body.metadataLocation()))
+        .compose(
+            metadata ->
+                catalog.submit(
+                    new RegisterViewCommand(catalog.header(request), warehouse, view, body.metadataLocation(), metadata)))
+        .map(ViewHandlers::viewResponse);
+  }
+
+  private com.fasterxml.jackson.databind.JsonNode readViewMetadata(String location) {
+    try {
+      String json = ViewMetadataParser.toJson(ViewMetadataParser.read(catalog.metadataFiles().io(location), location));
+      return FloeJson.mapper().readTree(json);
+    } catch (Exception e) {
+      throw ApiException.badRequest("Cannot read view metadata from %s: %s", location, e.getMessage());
+    }
+  }
+
+  private TableState load(RequestContext request, String warehouse, TableIdentifier view) {
+    return catalog
+        .queries(request)
+        .view(warehouse, view)
+        .orElseThrow(() -> new ApiException(404, "NoSuchViewException", "View does not exist: " + view));
+  }
+
+  private static HttpResult viewResponse(CommandReply reply) {
+    return new HttpResult(200, LoadTableResponses.body(reply.metadataLocation(), reply.metadata()), Map.of());
+  }
+}

@@ -1,0 +1,79 @@
+package dev.floe.events;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import java.io.IOException;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
+
+/**
+ * Bounds on what a REST request body may contain, enforced while it is parsed by {@link
+ * FloeJson#rest()}: a request past a bound fails to parse (a 400 at the edge) before anything is
+ * built from it. The log's own mapper is not bounded: what was accepted once must stay readable.
+ */
+public final class RestRequestLimits {
+  /** The largest request body, in bytes (the edge answers 413 above it). */
+  public static final long MAX_DOCUMENT_BYTES = 10L * 1024 * 1024;
+
+  /**
+   * Objects and arrays inside one another: room for about 20 levels of nested structs in a
+   * schema, far below what would exhaust a thread's stack in a recursive parser.
+   */
+  public static final int MAX_NESTING_DEPTH = 64;
+
+  /** Characters in one string value (a property value, a location, a doc). */
+  public static final int MAX_STRING_CHARS = 1024 * 1024;
+
+  /** Characters of one number: ids and timestamps need 20, decimals' bounds a few more. */
+  public static final int MAX_NUMBER_CHARS = 100;
+
+  /** Requirements, and separately updates, in one commit. */
+  public static final int MAX_COMMIT_CHANGES = 1000;
+
+  private RestRequestLimits() {}
+
+  static StreamReadConstraints readConstraints() {
+    return StreamReadConstraints.builder()
+        .maxDocumentLength(MAX_DOCUMENT_BYTES)
+        .maxNestingDepth(MAX_NESTING_DEPTH)
+        .maxStringLength(MAX_STRING_CHARS)
+        .maxNumberLength(MAX_NUMBER_CHARS)
+        .build();
+  }
+
+  /**
+   * Replaces Iceberg's {@code UpdateTableRequest} deserialiser with one that counts the
+   * requirements and updates before Iceberg builds them: a commit is decided as one unit, so an
+   * unbounded one would hold the table's single writer for as long as it takes.
+   */
+  static SimpleModule module() {
+    SimpleModule module = new SimpleModule("floe-rest-request-limits");
+    module.addDeserializer(UpdateTableRequest.class, new BoundedUpdateTableRequestDeserializer());
+    return module;
+  }
+
+  private static final class BoundedUpdateTableRequestDeserializer extends JsonDeserializer<UpdateTableRequest> {
+    @Override
+    public UpdateTableRequest deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+      JsonNode node = parser.getCodec().readTree(parser);
+      requireAtMost(parser, node, "requirements");
+      requireAtMost(parser, node, "updates");
+      return UpdateTableRequestParser.fromJson(node);
+    }
+
+    private static void requireAtMost(JsonParser parser, JsonNode node, String field) throws JsonMappingException {
+      JsonNode list = node == null ? null : node.get(field);
+      if (list != null && list.size() > MAX_COMMIT_CHANGES) {
+        throw JsonMappingException.from(
+            parser,
+            String.format(
+                "Too many %s in one commit: %d (at most %d)", field, list.size(), MAX_COMMIT_CHANGES));
+      }
+    }
+  }
+}

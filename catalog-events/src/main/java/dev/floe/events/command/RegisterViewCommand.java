@@ -1,0 +1,24 @@
+package dev.floe.events.command;
+
+import dev.floe.events.Keys;
+import java.util.Objects;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** Register an existing view metadata file; the API read it, the command carries it (Iceberg's JSON). */
+public record RegisterViewCommand(
+    CommandHeader header, String warehouse, TableIdentifier identifier, String metadataLocation, JsonNode metadata)
+    implements CatalogCommand {
+  public RegisterViewCommand {
+    Objects.requireNonNull(header, "header");
+    Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(identifier, "identifier");
+    Objects.requireNonNull(metadataLocation, "metadataLocation");
+    Objects.requireNonNull(metadata, "metadata");
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+}

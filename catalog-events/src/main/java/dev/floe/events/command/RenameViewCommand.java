@@ -1,0 +1,21 @@
+package dev.floe.events.command;
+
+import dev.floe.events.Keys;
+import java.util.Objects;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+public record RenameViewCommand(
+    CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination)
+    implements CatalogCommand {
+  public RenameViewCommand {
+    Objects.requireNonNull(header, "header");
+    Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(destination, "destination");
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+}

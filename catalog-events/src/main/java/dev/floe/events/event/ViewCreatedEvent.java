@@ -1,0 +1,28 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** A view came into being; {@code metadata} is its first view metadata document. */
+public record ViewCreatedEvent(
+    String warehouse,
+    TableIdentifier identifier,
+    String viewUuid,
+    String metadataLocation,
+    JsonNode metadata,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+
+  @Override
+  public String subject() {
+    return identifier.toString();
+  }
+
+  @Override
+  public String key() {
+    return Keys.table(warehouse, identifier);
+  }
+}

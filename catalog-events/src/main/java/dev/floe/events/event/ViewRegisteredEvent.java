@@ -1,0 +1,28 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/** An existing view metadata file became a view. */
+public record ViewRegisteredEvent(
+    String warehouse,
+    TableIdentifier identifier,
+    String viewUuid,
+    String metadataLocation,
+    JsonNode metadata,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+
+  @Override
+  public String subject() {
+    return identifier.toString();
+  }
+
+  @Override
+  public String key() {
+    return Keys.table(warehouse, identifier);
+  }
+}
