@@ -51,6 +51,7 @@ public final class FloeServer implements AutoCloseable {
   private HttpServer http;
   private String bootstrapServers;
   private volatile RestRouter router;
+  private org.apache.kafka.streams.state.HostInfo self;
   private Purger purger;
   private KafkaAuditLog audit;
   private LineageIndex lineage;
@@ -105,7 +106,7 @@ public final class FloeServer implements AutoCloseable {
     CatalogContext catalog =
         new CatalogContext(
             config,
-            new StreamsCatalogQueries(streams),
+            new StreamsCatalogQueries(streams, self),
             gateway,
             vertx,
             metadataFiles,
@@ -119,8 +120,9 @@ public final class FloeServer implements AutoCloseable {
         IcebergRoutes.router(catalog, audit, lineage)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
-            .metrics(metrics);
-    purger = new Purger(config, new StreamsCatalogQueries(streams), metadataFiles, gateway);
+            .metrics(metrics)
+            .withForwarder(new dev.floe.api.http.Forwarder(vertx), self.host() + ":" + self.port());
+    purger = new Purger(config, new StreamsCatalogQueries(streams, self), metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
     this.port = port;
@@ -152,7 +154,9 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private void startStreams(Topics topics, int port) {
-    String applicationServer = ("0.0.0.0".equals(config.host()) ? "localhost" : config.host()) + ":" + port;
+    String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
+    String applicationServer = host + ":" + port;
+    self = new org.apache.kafka.streams.state.HostInfo(host, port);
     streams =
         new KafkaStreams(
             CatalogTopology.build(topics, metadataFiles),

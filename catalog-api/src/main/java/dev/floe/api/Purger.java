@@ -56,6 +56,8 @@ final class Purger implements AutoCloseable {
           gateway.submit(new CompletePurgeCommand(header, warehouse, location)).get(30, TimeUnit.SECONDS);
           LOG.info("Purged the files of a dropped table at {}", location);
         }
+      } catch (dev.floe.projections.NotLocalException e) {
+        // Another instance hosts this warehouse's directory: its purger does the work.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -30,9 +30,15 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   private static final StringSerializer KEYS = new StringSerializer();
 
   private final KafkaStreams streams;
+  private final org.apache.kafka.streams.state.HostInfo self;
 
-  public StreamsCatalogQueries(KafkaStreams streams) {
+  /**
+   * @param self this instance's {@code application.server}; a key hosted elsewhere throws {@link
+   *     NotLocalException} naming the owner, and the API forwards the request there
+   */
+  public StreamsCatalogQueries(KafkaStreams streams, org.apache.kafka.streams.state.HostInfo self) {
     this.streams = streams;
+    this.self = self;
   }
 
   @Override
@@ -142,6 +148,9 @@ public final class StreamsCatalogQueries implements CatalogQueries {
       KeyQueryMetadata metadata = streams.queryMetadataForKey(storeName, key, KEYS);
       if (metadata == null || metadata.partition() < 0) {
         throw new StoreUnavailableException("No partition is assigned for " + key, null);
+      }
+      if (self != null && !self.equals(metadata.activeHost())) {
+        throw new NotLocalException(metadata.activeHost().host(), metadata.activeHost().port());
       }
       return streams.store(
           StoreQueryParameters.fromNameAndType(storeName, QueryableStoreTypes.<String, byte[]>keyValueStore())

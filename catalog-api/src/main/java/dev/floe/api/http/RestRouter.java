@@ -150,6 +150,9 @@ public final class RestRouter {
 
   private void dispatch(HttpServerRequest request, Route route, Map<String, String> params, Buffer body) {
     HttpServerResponse response = request.response();
+    if (servedBy != null) {
+      response.putHeader("X-Floe-Served-By", servedBy);
+    }
     RequestContext context = new RequestContext(request, params, body);
     response.putHeader("X-Request-Id", context.requestId());
     Future<HttpResult> result;
@@ -159,6 +162,7 @@ public final class RestRouter {
       failAudited(context, route, HttpErrors.from(e));
       return;
     }
+    result = result.recover(error -> forwardIfElsewhere(request, body, error));
     result.onComplete(
         done -> {
           if (done.failed()) {
@@ -168,6 +172,10 @@ public final class RestRouter {
           HttpResult answer = done.result();
           recordOutcome(context, route, answer.status(), null);
           response.setStatusCode(answer.status());
+          if (servedBy != null) {
+            response.putHeader("X-Floe-Served-By", servedBy);
+          }
+          // A forwarded answer carries the owner's own X-Floe-Served-By, which replaces ours.
           answer.headers().forEach(response::putHeader);
           if (answer.body() == null || request.method() == HttpMethod.HEAD) {
             response.end();
@@ -178,6 +186,29 @@ public final class RestRouter {
             response.end(Buffer.buffer(answer.body()));
           }
         });
+  }
+
+  /** A read whose key another instance hosts is answered by that instance. */
+  private Future<HttpResult> forwardIfElsewhere(HttpServerRequest request, Buffer body, Throwable error) {
+    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof dev.floe.projections.NotLocalException owner && forwarder != null) {
+      return forwarder.forward(request, body, owner);
+    }
+    return Future.failedFuture(error);
+  }
+
+  private Forwarder forwarder;
+
+  private String servedBy;
+
+  /**
+   * Enables forwarding of reads to the instance that hosts their key; every answer this instance
+   * produces itself names it in {@code X-Floe-Served-By} (a forwarded answer keeps the owner's).
+   */
+  public RestRouter withForwarder(Forwarder forwarder, String servedBy) {
+    this.forwarder = forwarder;
+    this.servedBy = servedBy;
+    return this;
   }
 
   private void failAudited(RequestContext context, Route route, ApiException error) {

@@ -1,0 +1,76 @@
+package dev.floe.api.http;
+
+import dev.floe.projections.NotLocalException;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.RequestOptions;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Forwards a read to the instance that hosts its key (several instances share the partitions):
+ * the same method, path, query, headers and body, and the owner's answer passed back as it is. A
+ * forwarded request is never forwarded again: if ownership moved meanwhile, it is a 503.
+ */
+public final class Forwarder {
+  static final String FORWARDED = "X-Floe-Forwarded";
+  private static final Set<String> HOP_BY_HOP =
+      Set.of("connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length");
+
+  private final HttpClient client;
+
+  public Forwarder(Vertx vertx) {
+    this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
+  }
+
+  Future<HttpResult> forward(HttpServerRequest request, Buffer body, NotLocalException owner) {
+    if (request.getHeader(FORWARDED) != null) {
+      return Future.failedFuture(
+          new ApiException(503, "ServiceUnavailableException", "Partition ownership is moving; retry"));
+    }
+    RequestOptions options =
+        new RequestOptions()
+            .setMethod(request.method())
+            .setHost(owner.host())
+            .setPort(owner.port())
+            .setURI(request.uri())
+            .setTimeout(30_000);
+    return client
+        .request(options)
+        .compose(
+            outgoing -> {
+              copyHeaders(request.headers(), outgoing.headers());
+              outgoing.putHeader(FORWARDED, "1");
+              return outgoing.send(body == null ? Buffer.buffer() : body);
+            })
+        .compose(
+            answer ->
+                answer
+                    .body()
+                    .map(
+                        payload -> {
+                          Map<String, String> headers = new HashMap<>();
+                          answer.headers().forEach((k, v) -> {
+                            if (!HOP_BY_HOP.contains(k.toLowerCase(java.util.Locale.ROOT))) {
+                              headers.put(k, v);
+                            }
+                          });
+                          return new HttpResult(answer.statusCode(), payload.length() == 0 ? null : payload.getBytes(), headers);
+                        }));
+  }
+
+  private static void copyHeaders(MultiMap from, MultiMap to) {
+    from.forEach(
+        (name, value) -> {
+          if (!HOP_BY_HOP.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+            to.add(name, value);
+          }
+        });
+  }
+}

@@ -1,0 +1,100 @@
+package dev.floe.api.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two instances share the partitions of one Kafka cluster: any instance answers any request (a
+ * read for a key the other hosts is forwarded to it), and a write acknowledged by one is seen by
+ * the next read on the other.
+ */
+class MultiInstanceIT {
+  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Namespace NS = Namespace.of("shared");
+
+  @TempDir Path first;
+  @TempDir Path second;
+
+  @Test
+  void anyInstanceAnswersAnyRequestAndReadsItsOwnWritesAcrossInstances() throws Exception {
+    try (FloeProcess a = new FloeProcess(first).start();
+        FloeProcess b = new FloeProcess(second, Map.of("floe.kafka.bootstrap-servers", bootstrap(first))).start();
+        RESTCatalog viaA = RestClients.connect(a.uri(), Map.of());
+        RESTCatalog viaB = RestClients.connect(b.uri(), Map.of())) {
+      viaA.createNamespace(NS);
+      List<TableIdentifier> tables = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        TableIdentifier id = TableIdentifier.of(NS, "t" + i);
+        viaA.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
+        tables.add(id);
+      }
+
+      awaitEveryTableLoads(viaB, tables);
+      assertThat(viaB.listTables(NS)).containsExactlyInAnyOrderElementsOf(tables);
+      // Both instances host some of the tables, so some of B's loads were answered by A.
+      java.util.Set<String> servers = new java.util.HashSet<>();
+      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      for (TableIdentifier id : tables) {
+        java.net.http.HttpResponse<String> load =
+            http.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.uri() + "/v1/default/namespaces/shared/tables/" + id.name())).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(load.statusCode()).isEqualTo(200);
+        servers.add(load.headers().firstValue("X-Floe-Served-By").orElseThrow());
+      }
+      assertThat(servers).as("instances that answered B's loads").hasSize(2);
+
+      for (TableIdentifier id : tables) {
+        Table table = viaB.loadTable(id);
+        table.newFastAppend().appendFile(RestCatalogLifecycleIT.dataFile(table, "x")).commit();
+        long written = table.currentSnapshot().snapshotId();
+        // The next read, on the other instance, sees the write.
+        assertThat(viaA.loadTable(id).currentSnapshot().snapshotId()).as("%s via A", id).isEqualTo(written);
+        assertThat(viaB.loadTable(id).currentSnapshot().snapshotId()).as("%s via B", id).isEqualTo(written);
+      }
+      assertThat(viaA.listTables(NS)).containsExactlyInAnyOrderElementsOf(viaB.listTables(NS));
+    }
+  }
+
+  /** B joins the group after A: wait for the rebalance that gives it its partitions to settle. */
+  private static void awaitEveryTableLoads(RESTCatalog catalog, List<TableIdentifier> tables) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 90_000;
+    while (true) {
+      try {
+        for (TableIdentifier id : tables) {
+          catalog.loadTable(id);
+        }
+        return;
+      } catch (RuntimeException e) {
+        if (System.currentTimeMillis() > deadline) {
+          throw e;
+        }
+        Thread.sleep(500);
+      }
+    }
+  }
+
+  private static String bootstrap(Path dataDir) throws Exception {
+    Properties ports = new Properties();
+    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
+      ports.load(in);
+    }
+    return "localhost:" + ports.getProperty("port");
+  }
+}
