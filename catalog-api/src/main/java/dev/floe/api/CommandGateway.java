@@ -30,11 +30,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends commands to {@code floe.commands} and completes each caller's future when its reply
- * arrives on {@code floe.replies}. Replies are read with {@code read_committed}: a reply is seen
- * only once the transaction holding the change has committed. A reply that does not arrive in
- * time fails the future with a {@link TimeoutException}: the outcome is then unknown, never a
- * rejection.
+ * Sends commands to {@code floe.commands} and completes each caller's future when its reply arrives
+ * on {@code floe.replies}. Replies are read with {@code read_committed}: a reply is seen only once
+ * the transaction holding the change has committed. A reply that does not arrive in time fails the
+ * future with a {@link TimeoutException}: the outcome is then unknown, never a rejection.
  */
 public final class CommandGateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommandGateway.class);
@@ -51,12 +50,17 @@ public final class CommandGateway implements AutoCloseable {
   private final Thread replyThread;
   private volatile boolean running = true;
 
-  public CommandGateway(String bootstrapServers, Topics topics, String instanceId, Duration timeout) {
+  public CommandGateway(
+      String bootstrapServers, Topics topics, String instanceId, Duration timeout) {
     this.instanceId = instanceId;
     this.topics = topics;
     this.timeout = timeout;
-    this.producer = new KafkaProducer<>(producerProps(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
-    this.consumer = new KafkaConsumer<>(consumerProps(bootstrapServers), new StringDeserializer(), new ByteArrayDeserializer());
+    this.producer =
+        new KafkaProducer<>(
+            producerProps(bootstrapServers), new StringSerializer(), new ByteArraySerializer());
+    this.consumer =
+        new KafkaConsumer<>(
+            consumerProps(bootstrapServers), new StringDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> partitions =
         consumer.partitionsFor(topics.replies(), Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition()))
@@ -145,7 +149,9 @@ public final class CommandGateway implements AutoCloseable {
     }
     producer.close(Duration.ofSeconds(5));
     timer.shutdownNow();
-    pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("Shutting down")));
+    pending
+        .values()
+        .forEach(f -> f.completeExceptionally(new IllegalStateException("Shutting down")));
   }
 
   private static Properties producerProps(String bootstrapServers) {

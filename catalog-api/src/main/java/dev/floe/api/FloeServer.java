@@ -76,18 +76,26 @@ public final class FloeServer implements AutoCloseable {
   private void startAll() {
     Topics topics = new Topics(config.topicPrefix());
     if (config.embeddedKafka()) {
-      broker = new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
+      broker =
+          new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
       broker.start();
       bootstrapServers = broker.bootstrapServers();
     } else {
       bootstrapServers = config.kafkaBootstrap();
     }
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
       TopicProvisioner.ensureTopics(admin, topics, config.partitions(), config.replicationFactor());
     }
-    vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
-    http = vertx.createHttpServer(new HttpServerOptions().setHost(config.host()).setPort(config.port()));
-    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until ready.
+    vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
+    http =
+        vertx.createHttpServer(
+            new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
+    // ready.
     http.requestHandler(
         request -> {
           RestRouter ready = router;
@@ -98,7 +106,8 @@ public final class FloeServer implements AutoCloseable {
           }
         });
     http.invalidRequestHandler(HttpErrors::respondToUndecodable);
-    int port = await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
+    int port =
+        await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
     startStreams(topics, port);
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
@@ -142,7 +151,8 @@ public final class FloeServer implements AutoCloseable {
     request.response().putHeader("Retry-After", "1");
     HttpErrors.respond(
         request.response(),
-        new ApiException(503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
+        new ApiException(
+            503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
   }
 
   public int port() {

@@ -39,10 +39,14 @@ public final class KafkaReachability implements AutoCloseable {
     this.admin =
         Admin.create(
             Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.CLIENT_ID_CONFIG, "floe-health",
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis(),
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TIMEOUT.toMillis()));
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.CLIENT_ID_CONFIG,
+                "floe-health",
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                (int) TIMEOUT.toMillis(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                (int) TIMEOUT.toMillis()));
   }
 
   /** The latest result if fresh, else a new check (shared by every caller while it runs). */
@@ -69,7 +73,8 @@ public final class KafkaReachability implements AutoCloseable {
               if (error != null) {
                 LOG.warn("Kafka is not reachable: {}", error.toString());
               }
-              result.complete(new Result(System.nanoTime(), error == null ? null : error.toString()));
+              result.complete(
+                  new Result(System.nanoTime(), error == null ? null : error.toString()));
             });
   }
 

@@ -10,22 +10,22 @@ import java.util.concurrent.CountDownLatch;
 public final class Main {
   private static final String USAGE =
       """
-      Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
-                        [--kafka host:port,...] [--config floe.properties]
-             floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
-             floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
-                         [--out DIR] [--no-compare] [--until <time|offset>]
-             floe events tail [...]   floe audit tail [...]   (see README.md)
+Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
+                  [--kafka host:port,...] [--config floe.properties]
+       floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
+       floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
+                   [--out DIR] [--no-compare] [--until <time|offset>]
+       floe events tail [...]   floe audit tail [...]   (see README.md)
 
-        --port       HTTP port of the Iceberg REST catalog (default 8181)
-        --host       address to listen on (default 0.0.0.0)
-        --data-dir   where the embedded broker, the stores and the default warehouse live
-        --kafka      use this Kafka cluster instead of starting an embedded broker
-        --config     a properties file; see README.md for every key
+  --port       HTTP port of the Iceberg REST catalog (default 8181)
+  --host       address to listen on (default 0.0.0.0)
+  --data-dir   where the embedded broker, the stores and the default warehouse live
+  --kafka      use this Kafka cluster instead of starting an embedded broker
+  --config     a properties file; see README.md for every key
 
-      floe latency measures sequential commit and load round trips against a running catalog.
-      floe replay rebuilds the catalog from floe.events and compares it with the live one.
-      """;
+floe latency measures sequential commit and load round trips against a running catalog.
+floe replay rebuilds the catalog from floe.events and compares it with the live one.
+""";
 
   private Main() {}
 
@@ -89,25 +89,27 @@ public final class Main {
     String url = "http://localhost:" + port;
     return """
 
-        Floe is serving the Iceberg REST catalog at %s
-          data directory: %s
-          kafka:          %s
-          warehouse:      %s -> %s
+Floe is serving the Iceberg REST catalog at %s
+  data directory: %s
+  kafka:          %s
+  warehouse:      %s -> %s
 
-        Spark:
-          --conf spark.sql.catalog.floe=org.apache.iceberg.spark.SparkCatalog
-          --conf spark.sql.catalog.floe.type=rest
-          --conf spark.sql.catalog.floe.uri=%s
-          --conf spark.sql.catalog.floe.warehouse=%s
+Spark:
+  --conf spark.sql.catalog.floe=org.apache.iceberg.spark.SparkCatalog
+  --conf spark.sql.catalog.floe.type=rest
+  --conf spark.sql.catalog.floe.uri=%s
+  --conf spark.sql.catalog.floe.warehouse=%s
 
-        PyIceberg:
-          from pyiceberg.catalog import load_catalog
-          catalog = load_catalog("floe", uri="%s", warehouse="%s")
-        """
+PyIceberg:
+  from pyiceberg.catalog import load_catalog
+  catalog = load_catalog("floe", uri="%s", warehouse="%s")
+"""
         .formatted(
             url,
             config.dataDir(),
-            config.embeddedKafka() ? "embedded (" + config.dataDir().resolve("kafka") + ")" : config.kafkaBootstrap(),
+            config.embeddedKafka()
+                ? "embedded (" + config.dataDir().resolve("kafka") + ")"
+                : config.kafkaBootstrap(),
             config.defaultWarehouse(),
             config.warehouseRoot(config.defaultWarehouse()),
             url,

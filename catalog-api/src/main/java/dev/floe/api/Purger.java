@@ -43,7 +43,8 @@ final class Purger implements AutoCloseable {
   }
 
   void start(Duration interval) {
-    scheduler.scheduleWithFixedDelay(this::purgeOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
+    scheduler.scheduleWithFixedDelay(
+        this::purgeOnce, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
   }
 
   void purgeOnce() {
@@ -52,8 +53,15 @@ final class Purger implements AutoCloseable {
         for (String location : queries.pendingPurges(warehouse)) {
           files.deleteAll(location);
           CommandHeader header =
-              new CommandHeader(Uuid7.next().toString(), System.currentTimeMillis(), "floe-purger", gateway.instanceId(), null);
-          gateway.submit(new CompletePurgeCommand(header, warehouse, location)).get(30, TimeUnit.SECONDS);
+              new CommandHeader(
+                  Uuid7.next().toString(),
+                  System.currentTimeMillis(),
+                  "floe-purger",
+                  gateway.instanceId(),
+                  null);
+          gateway
+              .submit(new CompletePurgeCommand(header, warehouse, location))
+              .get(30, TimeUnit.SECONDS);
           LOG.info("Purged the files of a dropped table at {}", location);
         }
       } catch (dev.floe.projections.NotLocalException e) {

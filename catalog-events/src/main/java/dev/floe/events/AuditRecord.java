@@ -12,7 +12,8 @@ import java.util.Objects;
  * @param requestId the request's id (also in the {@code X-Request-Id} response header)
  * @param idempotencyKey the client's {@code Idempotency-Key}, or null
  * @param method the HTTP method
- * @param route the route template, e.g. {@code POST /v1/{prefix}/namespaces/{namespace}/tables/{table}}
+ * @param route the route template, e.g. {@code POST
+ *     /v1/{prefix}/namespaces/{namespace}/tables/{table}}
  * @param warehouse the warehouse (the path prefix), or null for routes without one
  * @param target the entity: {@code db.sales} or {@code db.sales.orders}, or null
  * @param status the HTTP status answered

@@ -14,8 +14,8 @@ import org.apache.iceberg.rest.RESTSerializers;
  * The two JSON mappers of Floe. {@link #mapper()} writes Floe's own records (commands, events,
  * replies); {@link #rest()} reads and writes the Iceberg REST protocol's request and response
  * classes exactly as Iceberg's own server does. Both know Iceberg's types (schemas, partition
- * specs, {@code MetadataUpdate}, {@code UpdateRequirement}) through {@link RESTSerializers}, so
- * a change to a table is carried in Iceberg's own JSON, never in a parallel schema.
+ * specs, {@code MetadataUpdate}, {@code UpdateRequirement}) through {@link RESTSerializers}, so a
+ * change to a table is carried in Iceberg's own JSON, never in a parallel schema.
  *
  * <p>{@link #rest()} reads what clients send, so its reads are bounded ({@link RestRequestLimits}):
  * nesting depth, string and number length, document size, and the changes in one commit.
@@ -67,10 +67,13 @@ public final class FloeJson {
         new ObjectMapper(
             new com.fasterxml.jackson.core.JsonFactoryBuilder()
                 .configure(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES, false)
-                .configure(com.fasterxml.jackson.core.JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW, false)
+                .configure(
+                    com.fasterxml.jackson.core.JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW,
+                    false)
                 .streamReadConstraints(RestRequestLimits.readConstraints())
                 .build());
-    mapper.setPropertyNamingStrategy(new com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy());
+    mapper.setPropertyNamingStrategy(
+        new com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy());
     mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     RESTSerializers.registerAll(mapper);

@@ -12,16 +12,16 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * command for that key.
  *
  * <ul>
- *   <li>The warehouse key ({@code default}) owns the warehouse's directory: its namespaces and
- *       the membership of every table name. All membership changes of a warehouse are decided
- *       there, one at a time, which keeps "no table without its namespace" and "no drop of a
- *       non-empty namespace" true without a lock.
+ *   <li>The warehouse key ({@code default}) owns the warehouse's directory: its namespaces and the
+ *       membership of every table name. All membership changes of a warehouse are decided there,
+ *       one at a time, which keeps "no table without its namespace" and "no drop of a non-empty
+ *       namespace" true without a lock.
  *   <li>The table key ({@code default/db.sales/orders}) owns one table's metadata. Commits go
  *       straight to it.
  * </ul>
  *
- * Each name part is percent-encoded (and {@code .} as {@code %2E}), so names containing {@code
- * .} or {@code /} never collide.
+ * Each name part is percent-encoded (and {@code .} as {@code %2E}), so names containing {@code .}
+ * or {@code /} never collide.
  */
 public final class Keys {
   private Keys() {}
@@ -31,7 +31,11 @@ public final class Keys {
   }
 
   public static String table(String warehouse, TableIdentifier identifier) {
-    return encode(warehouse) + "/" + namespace(identifier.namespace()) + "/" + encode(identifier.name());
+    return encode(warehouse)
+        + "/"
+        + namespace(identifier.namespace())
+        + "/"
+        + encode(identifier.name());
   }
 
   public static String namespace(Namespace namespace) {

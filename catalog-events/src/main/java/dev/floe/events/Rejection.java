@@ -9,10 +9,15 @@ public record Rejection(RejectionCode code, String message) {
     Objects.requireNonNull(message, "message");
   }
 
-  /** Iceberg refused the change: an IllegalArgumentException is a bad argument, anything else a bad request. */
+  /**
+   * Iceberg refused the change: an IllegalArgumentException is a bad argument, anything else a bad
+   * request.
+   */
   public static Rejection invalid(RuntimeException e) {
     return new Rejection(
-        e instanceof IllegalArgumentException ? RejectionCode.INVALID_ARGUMENT : RejectionCode.INVALID_REQUEST,
+        e instanceof IllegalArgumentException
+            ? RejectionCode.INVALID_ARGUMENT
+            : RejectionCode.INVALID_REQUEST,
         String.valueOf(e.getMessage()));
   }
 

@@ -21,8 +21,8 @@ public final class RestRequestLimits {
   public static final long MAX_DOCUMENT_BYTES = 10L * 1024 * 1024;
 
   /**
-   * Objects and arrays inside one another: room for about 20 levels of nested structs in a
-   * schema, far below what would exhaust a thread's stack in a recursive parser.
+   * Objects and arrays inside one another: room for about 20 levels of nested structs in a schema,
+   * far below what would exhaust a thread's stack in a recursive parser.
    */
   public static final int MAX_NESTING_DEPTH = 64;
 
@@ -57,22 +57,26 @@ public final class RestRequestLimits {
     return module;
   }
 
-  private static final class BoundedUpdateTableRequestDeserializer extends JsonDeserializer<UpdateTableRequest> {
+  private static final class BoundedUpdateTableRequestDeserializer
+      extends JsonDeserializer<UpdateTableRequest> {
     @Override
-    public UpdateTableRequest deserialize(JsonParser parser, DeserializationContext context) throws IOException {
+    public UpdateTableRequest deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
       JsonNode node = parser.getCodec().readTree(parser);
       requireAtMost(parser, node, "requirements");
       requireAtMost(parser, node, "updates");
       return UpdateTableRequestParser.fromJson(node);
     }
 
-    private static void requireAtMost(JsonParser parser, JsonNode node, String field) throws JsonMappingException {
+    private static void requireAtMost(JsonParser parser, JsonNode node, String field)
+        throws JsonMappingException {
       JsonNode list = node == null ? null : node.get(field);
       if (list != null && list.size() > MAX_COMMIT_CHANGES) {
         throw JsonMappingException.from(
             parser,
             String.format(
-                "Too many %s in one commit: %d (at most %d)", field, list.size(), MAX_COMMIT_CHANGES));
+                "Too many %s in one commit: %d (at most %d)",
+                field, list.size(), MAX_COMMIT_CHANGES));
       }
     }
   }

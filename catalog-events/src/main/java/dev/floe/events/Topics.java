@@ -25,7 +25,9 @@ public record Topics(String prefix) {
     return prefix + "events";
   }
 
-  /** Request outcomes that matter (changes, refusals, failed commits): one {@code AuditRecord} each. */
+  /**
+   * Request outcomes that matter (changes, refusals, failed commits): one {@code AuditRecord} each.
+   */
   public String audit() {
     return prefix + "audit";
   }

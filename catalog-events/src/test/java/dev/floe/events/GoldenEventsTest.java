@@ -36,8 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The log of record is kept forever, so every event type has a golden example in {@code
  * docs/events/examples} and a JSON Schema in {@code docs/events/schemas}, and every example must
- * keep deserialising into its record without losing a field. The examples are fixed inputs:
- * never regenerate one to make this test pass; a change that breaks one is an incompatible change
+ * keep deserialising into its record without losing a field. The examples are fixed inputs: never
+ * regenerate one to make this test pass; a change that breaks one is an incompatible change
  * (docs/events.md, Compatibility).
  */
 class GoldenEventsTest {
@@ -142,8 +142,7 @@ class GoldenEventsTest {
 
     assertThat(fieldNames(data.get("properties")))
         .containsExactlyInAnyOrderElementsOf(componentNames(EventTypes.classOf(type)));
-    assertThat(fieldNames(data.get("properties")))
-        .containsAll(textValues(data.get("required")));
+    assertThat(fieldNames(data.get("properties"))).containsAll(textValues(data.get("required")));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -9,30 +9,39 @@ import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.junit.jupiter.api.Test;
 
-/** The REST mapper refuses request bodies past {@link RestRequestLimits}; the log's mapper does not. */
+/**
+ * The REST mapper refuses request bodies past {@link RestRequestLimits}; the log's mapper does not.
+ */
 class RestRequestLimitsTest {
-  private static final String SET_PROPERTY = "{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}";
+  private static final String SET_PROPERTY =
+      "{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}";
   private static final String ASSERT_UUID =
       "{\"type\":\"assert-table-uuid\",\"uuid\":\"00000000-0000-0000-0000-000000000000\"}";
 
   @Test
   void readsCommitWithAsManyChangesAsAllowed() throws Exception {
     UpdateTableRequest request =
-        read(commit(RestRequestLimits.MAX_COMMIT_CHANGES, RestRequestLimits.MAX_COMMIT_CHANGES), UpdateTableRequest.class);
+        read(
+            commit(RestRequestLimits.MAX_COMMIT_CHANGES, RestRequestLimits.MAX_COMMIT_CHANGES),
+            UpdateTableRequest.class);
     assertThat(request.updates()).hasSize(RestRequestLimits.MAX_COMMIT_CHANGES);
     assertThat(request.requirements()).hasSize(RestRequestLimits.MAX_COMMIT_CHANGES);
   }
 
   @Test
   void refusesCommitWithTooManyUpdates() {
-    assertThatThrownBy(() -> read(commit(0, RestRequestLimits.MAX_COMMIT_CHANGES + 1), UpdateTableRequest.class))
+    assertThatThrownBy(
+            () ->
+                read(commit(0, RestRequestLimits.MAX_COMMIT_CHANGES + 1), UpdateTableRequest.class))
         .isInstanceOf(JsonProcessingException.class)
         .hasMessageContaining("Too many updates in one commit: 1001 (at most 1000)");
   }
 
   @Test
   void refusesCommitWithTooManyRequirements() {
-    assertThatThrownBy(() -> read(commit(RestRequestLimits.MAX_COMMIT_CHANGES + 1, 0), UpdateTableRequest.class))
+    assertThatThrownBy(
+            () ->
+                read(commit(RestRequestLimits.MAX_COMMIT_CHANGES + 1, 0), UpdateTableRequest.class))
         .isInstanceOf(JsonProcessingException.class)
         .hasMessageContaining("Too many requirements in one commit");
   }
@@ -57,7 +66,8 @@ class RestRequestLimitsTest {
 
   @Test
   void refusesNumberLongerThanTheBound() {
-    String json = "{\"namespace\":[\"a\"],\"x\":" + "9".repeat(RestRequestLimits.MAX_NUMBER_CHARS + 1) + "}";
+    String json =
+        "{\"namespace\":[\"a\"],\"x\":" + "9".repeat(RestRequestLimits.MAX_NUMBER_CHARS + 1) + "}";
     assertThatThrownBy(() -> read(json, CreateNamespaceRequest.class))
         .isInstanceOf(JsonProcessingException.class)
         .hasMessageContaining("Number value length");

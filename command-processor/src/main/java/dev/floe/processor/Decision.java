@@ -8,8 +8,8 @@ import dev.floe.processor.step.TableStep;
 import java.util.List;
 
 /**
- * What a decider returns: the events that happened, the steps to send on, the reply (or none,
- * when a later step will reply), and for table decisions the table's new state.
+ * What a decider returns: the events that happened, the steps to send on, the reply (or none, when
+ * a later step will reply), and for table decisions the table's new state.
  *
  * @param tableState the table's new state, or null when it is unchanged or removed
  * @param tableRemoved true when the table's state must be deleted

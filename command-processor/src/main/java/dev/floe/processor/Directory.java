@@ -23,8 +23,8 @@ public interface Directory {
   Optional<String> tableLocation(TableIdentifier identifier);
 
   /**
-   * A live table's location, or a location awaiting purge, that equals, contains or lies inside
-   * the given normalised location; empty when the location is free.
+   * A live table's location, or a location awaiting purge, that equals, contains or lies inside the
+   * given normalised location; empty when the location is free.
    */
   Optional<String> locationConflict(String location);
 

@@ -8,18 +8,18 @@ import static dev.floe.events.RejectionCode.UNPROCESSABLE;
 import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.command.CatalogCommand;
-import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CompletePurgeCommand;
-import dev.floe.events.command.CreateViewCommand;
-import dev.floe.events.command.DropViewCommand;
-import dev.floe.events.command.RegisterViewCommand;
-import dev.floe.events.command.RenameViewCommand;
+import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
-import dev.floe.events.command.RegisterTableCommand;
-import dev.floe.events.command.RenameTableCommand;
+import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.DropViewCommand;
+import dev.floe.events.command.RegisterTableCommand;
+import dev.floe.events.command.RegisterViewCommand;
+import dev.floe.events.command.RenameTableCommand;
+import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -89,7 +88,8 @@ public final class DirectoryDecider {
     String id = c.header().commandId();
     if (directory.namespace(c.namespace()).isPresent()) {
       return Decision.rejected(
-          id, Rejection.of(NAMESPACE_ALREADY_EXISTS, "Namespace already exists: %s", c.namespace()));
+          id,
+          Rejection.of(NAMESPACE_ALREADY_EXISTS, "Namespace already exists: %s", c.namespace()));
     }
     Optional<Rejection> parentMissing = requireParent(directory, c.namespace());
     if (parentMissing.isPresent()) {
@@ -109,8 +109,7 @@ public final class DirectoryDecider {
     String[] levels = namespace.levels();
     Namespace parent = Namespace.of(java.util.Arrays.copyOf(levels, levels.length - 1));
     if (directory.namespace(parent).isEmpty()) {
-      return Optional.of(
-          Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", parent));
+      return Optional.of(Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", parent));
     }
     return Optional.empty();
   }
@@ -124,16 +123,23 @@ public final class DirectoryDecider {
     }
     if (directory.hasTables(c.namespace())) {
       return Decision.rejected(
-          id, Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains tables.", c.namespace()));
+          id,
+          Rejection.of(
+              NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains tables.", c.namespace()));
     }
     if (directory.hasViews(c.namespace())) {
       return Decision.rejected(
-          id, Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains views.", c.namespace()));
+          id,
+          Rejection.of(
+              NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains views.", c.namespace()));
     }
     if (directory.hasChildNamespaces(c.namespace())) {
       return Decision.rejected(
           id,
-          Rejection.of(NAMESPACE_NOT_EMPTY, "Namespace %s is not empty. Contains namespaces.", c.namespace()));
+          Rejection.of(
+              NAMESPACE_NOT_EMPTY,
+              "Namespace %s is not empty. Contains namespaces.",
+              c.namespace()));
     }
     NamespaceDroppedEvent event =
         new NamespaceDroppedEvent(
@@ -148,7 +154,11 @@ public final class DirectoryDecider {
     if (!both.isEmpty()) {
       // REST spec: a key in both updates and removals is 422 Unprocessable Entity.
       return Decision.rejected(
-          id, Rejection.of(UNPROCESSABLE, "Cannot set and remove the same keys: %s", new java.util.TreeSet<>(both)));
+          id,
+          Rejection.of(
+              UNPROCESSABLE,
+              "Cannot set and remove the same keys: %s",
+              new java.util.TreeSet<>(both)));
     }
     Optional<NamespaceState> state = directory.namespace(c.namespace());
     if (state.isEmpty()) {

@@ -12,18 +12,23 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableProperties;
 
 /**
- * A new table's first metadata, derived from the create command alone: its UUID and location
- * come from the command id, so reprocessing the command after a crash yields the same table.
+ * A new table's first metadata, derived from the create command alone: its UUID and location come
+ * from the command id, so reprocessing the command after a crash yields the same table.
  */
 record NewTable(TableMetadata metadata, String metadataLocation) {
 
   static NewTable build(CreateTableCommand c) {
-    String uuid = UUID.nameUUIDFromBytes(("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8)).toString();
-    String location = TableLocations.normalize(c.location() != null ? c.location() : defaultLocation(c, uuid));
+    String uuid =
+        UUID.nameUUIDFromBytes(
+                ("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8))
+            .toString();
+    String location =
+        TableLocations.normalize(c.location() != null ? c.location() : defaultLocation(c, uuid));
     Schema schema = c.schema();
     PartitionSpec spec = c.spec() == null ? PartitionSpec.unpartitioned() : c.spec().bind(schema);
     SortOrder order = c.writeOrder() == null ? SortOrder.unsorted() : c.writeOrder().bind(schema);
-    TableMetadata fresh = TableMetadata.newTableMetadata(schema, spec, order, location, c.properties());
+    TableMetadata fresh =
+        TableMetadata.newTableMetadata(schema, spec, order, location, c.properties());
     TableMetadata metadata = TableMetadata.buildFrom(fresh).assignUUID(uuid).build();
     return new NewTable(metadata, metadataLocation(metadata, 0, c.header().commandId()));
   }

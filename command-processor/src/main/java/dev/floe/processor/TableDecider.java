@@ -1,6 +1,5 @@
 package dev.floe.processor;
 
-import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
@@ -28,12 +27,12 @@ import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
- * Decides the commands on one table's key. Pure: given the table's state and a command, it
- * returns the events, the new state and the reply; writing the metadata file and the store is the
+ * Decides the commands on one table's key. Pure: given the table's state and a command, it returns
+ * the events, the new state and the reply; writing the metadata file and the store is the
  * processor's job. The commit mirrors Iceberg's {@code CatalogHandlers.commit}: every requirement
  * is checked against the latest state (so a commit whose requirements still hold succeeds even if
- * others committed in between), the updates are applied with {@link TableMetadata#buildFrom},
- * and nothing happens when the updates change nothing.
+ * others committed in between), the updates are applied with {@link TableMetadata#buildFrom}, and
+ * nothing happens when the updates change nothing.
  */
 public final class TableDecider {
   private TableDecider() {}
@@ -99,8 +98,7 @@ public final class TableDecider {
           id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.identifier()));
     }
     String json = TableMetadataParser.toJson(step.metadata());
-    TableState state =
-        new TableState(step.metadata().uuid(), step.metadataLocation(), json, 1, 1);
+    TableState state = new TableState(step.metadata().uuid(), step.metadataLocation(), json, 1, 1);
     TableCreatedEvent event =
         new TableCreatedEvent(
             step.warehouse(),
@@ -111,7 +109,8 @@ public final class TableDecider {
             id,
             step.header().principal(),
             1);
-    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
+    return Decision.table(
+        List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
   }
 
   public static Decision drop(TableState existing, DropTableStep step) {

@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Rules for table locations: each table has its own; a requested one must lie inside the
- * warehouse and must neither equal, contain, nor sit inside another table's (or a location whose
- * files are still being purged). Locations are compared in a normal form: no trailing {@code /},
- * {@code file:/x} written as {@code file:///x}.
+ * Rules for table locations: each table has its own; a requested one must lie inside the warehouse
+ * and must neither equal, contain, nor sit inside another table's (or a location whose files are
+ * still being purged). Locations are compared in a normal form: no trailing {@code /}, {@code
+ * file:/x} written as {@code file:///x}.
  */
 public final class TableLocations {
   private TableLocations() {}
@@ -26,7 +26,8 @@ public final class TableLocations {
 
   /** Why a location may not be used at all, if it may not (relative segments, empty). */
   public static Optional<String> malformed(String location) {
-    String path = location.contains("://") ? location.substring(location.indexOf("://") + 3) : location;
+    String path =
+        location.contains("://") ? location.substring(location.indexOf("://") + 3) : location;
     for (String segment : path.split("/")) {
       if (segment.equals("..") || segment.equals(".")) {
         return Optional.of("Invalid location " + location + ": relative segments are not allowed");

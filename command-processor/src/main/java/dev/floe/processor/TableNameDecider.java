@@ -29,8 +29,8 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
  * The name half of every table command that changes a namespace's membership: create (plain,
- * staged, and the commit of a create transaction), register, drop and rename. Runs on the
- * warehouse key's single writer, so a name is claimed or released by one command at a time.
+ * staged, and the commit of a create transaction), register, drop and rename. Runs on the warehouse
+ * key's single writer, so a name is claimed or released by one command at a time.
  */
 final class TableNameDecider {
   private TableNameDecider() {}
@@ -75,7 +75,9 @@ final class TableNameDecider {
     }
     if (directory.viewExists(c.identifier())) {
       return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
+          id,
+          Rejection.of(
+              TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
     }
     TableMetadata metadata;
     try {
@@ -89,7 +91,8 @@ final class TableNameDecider {
               .findFirst()
               .map(TableMetadata::buildFromEmpty)
               .orElseGet(TableMetadata::buildFromEmpty);
-      Authorship.stamp(c.updates(), c.header().principal()).forEach(update -> update.applyTo(builder));
+      Authorship.stamp(c.updates(), c.header().principal())
+          .forEach(update -> update.applyTo(builder));
       metadata = builder.build();
     } catch (CommitFailedException e) {
       return Decision.rejected(id, new Rejection(REQUIREMENT_FAILED, e.getMessage()));
@@ -97,7 +100,8 @@ final class TableNameDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     if (metadata.location() == null) {
-      return Decision.rejected(id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
+      return Decision.rejected(
+          id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
     Optional<Rejection> badLocation =
         checkLocation(directory, c.warehouseRoot(), metadata.location(), Optional.empty());
@@ -124,12 +128,15 @@ final class TableNameDecider {
     }
     if (directory.viewExists(c.identifier())) {
       return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
+          id,
+          Rejection.of(
+              TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
     }
     // A registered table may live outside the warehouse, but never over another table's files;
     // re-registering a table over itself keeps its own location.
     Optional<Rejection> badLocation =
-        checkLocation(directory, null, c.metadata().location(), directory.tableLocation(c.identifier()));
+        checkLocation(
+            directory, null, c.metadata().location(), directory.tableLocation(c.identifier()));
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -154,8 +161,8 @@ final class TableNameDecider {
   }
 
   /**
-   * Moves the name in the directory (atomically: both names change in this one decision) and
-   * sends the state's move to the source key. Acknowledged once the destination key has it.
+   * Moves the name in the directory (atomically: both names change in this one decision) and sends
+   * the state's move to the source key. Acknowledged once the destination key has it.
    */
   static Decision rename(Directory directory, RenameTableCommand c) {
     String id = c.header().commandId();
@@ -172,7 +179,12 @@ final class TableNameDecider {
     }
     if (directory.viewExists(c.destination())) {
       return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Cannot rename %s to %s. View already exists", c.source(), c.destination()));
+          id,
+          Rejection.of(
+              TABLE_ALREADY_EXISTS,
+              "Cannot rename %s to %s. View already exists",
+              c.source(),
+              c.destination()));
     }
     return Decision.step(
         new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
@@ -192,14 +204,16 @@ final class TableNameDecider {
     }
     if (root != null && !TableLocations.isInside(root, normal)) {
       return Optional.of(
-          Rejection.of(INVALID_REQUEST, "Table location %s is outside the warehouse %s", normal, root));
+          Rejection.of(
+              INVALID_REQUEST, "Table location %s is outside the warehouse %s", normal, root));
     }
     Optional<String> conflict = directory.locationConflict(normal);
     if (conflict.isPresent() && !conflict.equals(own)) {
       return Optional.of(
           Rejection.of(
               INVALID_REQUEST,
-              "Table location %s overlaps %s, the location of another table (or of a dropped table being purged)",
+              "Table location %s overlaps %s, the location of another table (or of a dropped table"
+                  + " being purged)",
               normal,
               conflict.get()));
     }
@@ -214,7 +228,8 @@ final class TableNameDecider {
       return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", table));
     }
     if (directory.viewExists(table)) {
-      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", table));
+      return Optional.of(
+          Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", table));
     }
     return Optional.empty();
   }

@@ -1,6 +1,5 @@
 package dev.floe.processor;
 
-import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
@@ -29,9 +28,9 @@ import org.apache.iceberg.view.ViewMetadataParser;
 
 /**
  * Decides the commands on one view's key, like {@link TableDecider} for tables and like Iceberg's
- * {@code CatalogHandlers.commit} for views: requirements against the latest view metadata, then
- * the updates through {@link ViewMetadata#buildFrom}. State is a {@link TableState} whose document
- * is view metadata.
+ * {@code CatalogHandlers.commit} for views: requirements against the latest view metadata, then the
+ * updates through {@link ViewMetadata#buildFrom}. State is a {@link TableState} whose document is
+ * view metadata.
  */
 public final class ViewDecider {
   private ViewDecider() {}
@@ -39,7 +38,8 @@ public final class ViewDecider {
   public static Decision commit(TableState state, CommitViewCommand c) {
     String id = c.header().commandId();
     if (state == null) {
-      return Decision.rejected(id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
+      return Decision.rejected(
+          id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
     }
     ViewMetadata base = ViewMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
     try {
@@ -60,15 +60,25 @@ public final class ViewDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     if (updated.changes().isEmpty()) {
-      return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
+      return Decision.reply(
+          List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
     }
     String location = ViewNameDecider.metadataLocation(updated, state.version(), id);
     String json = ViewMetadataParser.toJson(updated);
-    TableState next = new TableState(updated.uuid(), location, json, state.version() + 1, state.sequence() + 1);
+    TableState next =
+        new TableState(updated.uuid(), location, json, state.version() + 1, state.sequence() + 1);
     ViewReplacedEvent event =
         new ViewReplacedEvent(
-            c.warehouse(), c.identifier(), updated.uuid(), c.requirements(), c.updates(),
-            state.metadataLocation(), location, id, c.header().principal(), next.sequence());
+            c.warehouse(),
+            c.identifier(),
+            updated.uuid(),
+            c.requirements(),
+            c.updates(),
+            state.metadataLocation(),
+            location,
+            id,
+            c.header().principal(),
+            next.sequence());
     return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
   }
 
@@ -76,61 +86,119 @@ public final class ViewDecider {
     String id = step.header().commandId();
     if (existing != null) {
       return Decision.step(
-          new ReleaseViewNameStep(step.header(), step.warehouse(), step.identifier(),
+          new ReleaseViewNameStep(
+              step.header(),
+              step.warehouse(),
+              step.identifier(),
               Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.identifier())));
     }
     String json = step.metadata().toString();
     String uuid = step.metadata().path("view-uuid").asText();
     TableState state = new TableState(uuid, step.metadataLocation(), json, 1, 1);
     ViewCreatedEvent event =
-        new ViewCreatedEvent(step.warehouse(), step.identifier(), uuid, step.metadataLocation(), step.metadata(), id, step.header().principal(), 1);
-    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
+        new ViewCreatedEvent(
+            step.warehouse(),
+            step.identifier(),
+            uuid,
+            step.metadataLocation(),
+            step.metadata(),
+            id,
+            step.header().principal(),
+            1);
+    return Decision.table(
+        List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
   }
 
   public static Decision register(TableState existing, RegisterViewStep step) {
     String id = step.header().commandId();
     if (existing != null) {
-      return Decision.rejected(id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.identifier()));
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.identifier()));
     }
     String json = step.metadata().toString();
     String uuid = step.metadata().path("view-uuid").asText();
     TableState state = new TableState(uuid, step.metadataLocation(), json, 1, 1);
     ViewRegisteredEvent event =
-        new ViewRegisteredEvent(step.warehouse(), step.identifier(), uuid, step.metadataLocation(), step.metadata(), id, step.header().principal(), 1);
-    return new Decision(List.of(event), List.of(), CommandReply.table(id, step.metadataLocation(), json), state, false, false);
+        new ViewRegisteredEvent(
+            step.warehouse(),
+            step.identifier(),
+            uuid,
+            step.metadataLocation(),
+            step.metadata(),
+            id,
+            step.header().principal(),
+            1);
+    return new Decision(
+        List.of(event),
+        List.of(),
+        CommandReply.table(id, step.metadataLocation(), json),
+        state,
+        false,
+        false);
   }
 
   public static Decision drop(TableState existing, DropViewStep step) {
     String id = step.header().commandId();
     if (existing == null) {
-      return Decision.rejected(id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", step.identifier()));
+      return Decision.rejected(
+          id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", step.identifier()));
     }
     ViewDroppedEvent event =
-        new ViewDroppedEvent(step.warehouse(), step.identifier(), existing.tableUuid(), existing.metadataLocation(), id, step.header().principal(), existing.sequence() + 1);
+        new ViewDroppedEvent(
+            step.warehouse(),
+            step.identifier(),
+            existing.tableUuid(),
+            existing.metadataLocation(),
+            id,
+            step.header().principal(),
+            existing.sequence() + 1);
     return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true, false);
   }
 
   public static Decision moveOut(TableState existing, MoveViewOutStep step) {
     if (existing == null) {
       return Decision.step(
-          new ReleaseViewNameStep(step.header(), step.warehouse(), step.destination(),
+          new ReleaseViewNameStep(
+              step.header(),
+              step.warehouse(),
+              step.destination(),
               Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", step.source())));
     }
     return new Decision(
         List.of(),
-        List.of(new MoveViewInStep(step.header(), step.warehouse(), step.source(), step.destination(), existing)),
-        null, null, true, false);
+        List.of(
+            new MoveViewInStep(
+                step.header(), step.warehouse(), step.source(), step.destination(), existing)),
+        null,
+        null,
+        true,
+        false);
   }
 
   public static Decision moveIn(TableState existing, MoveViewInStep step) {
     String id = step.header().commandId();
     if (existing != null) {
-      return Decision.rejected(id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
     }
     TableState moved = step.state();
-    TableState state = new TableState(moved.tableUuid(), moved.metadataLocation(), moved.metadataJson(), moved.version(), moved.sequence() + 1);
+    TableState state =
+        new TableState(
+            moved.tableUuid(),
+            moved.metadataLocation(),
+            moved.metadataJson(),
+            moved.version(),
+            moved.sequence() + 1);
     ViewRenamedEvent event =
-        new ViewRenamedEvent(step.warehouse(), step.source(), step.destination(), state.tableUuid(), state.metadataLocation(), id, step.header().principal(), state.sequence());
+        new ViewRenamedEvent(
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state.tableUuid(),
+            state.metadataLocation(),
+            id,
+            step.header().principal(),
+            state.sequence());
     return new Decision(List.of(event), List.of(), CommandReply.done(id), state, false, false);
   }
 }

@@ -1,6 +1,5 @@
 package dev.floe.processor;
 
-import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
@@ -49,7 +48,11 @@ final class ViewNameDecider {
     }
     return Decision.step(
         new CreateViewStep(
-            c.header(), c.warehouse(), c.identifier(), json(metadata), metadataLocation(metadata, 0, id)));
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            json(metadata),
+            metadataLocation(metadata, 0, id)));
   }
 
   static Decision register(Directory directory, RegisterViewCommand c) {
@@ -58,13 +61,15 @@ final class ViewNameDecider {
       return Decision.rejected(c.header().commandId(), taken.get());
     }
     return Decision.step(
-        new RegisterViewStep(c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation()));
+        new RegisterViewStep(
+            c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation()));
   }
 
   static Decision drop(Directory directory, DropViewCommand c) {
     if (!directory.viewExists(c.identifier())) {
       return Decision.rejected(
-          c.header().commandId(), Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
+          c.header().commandId(),
+          Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
     }
     return Decision.step(new DropViewStep(c.header(), c.warehouse(), c.identifier()));
   }
@@ -72,20 +77,32 @@ final class ViewNameDecider {
   static Decision rename(Directory directory, RenameViewCommand c) {
     String id = c.header().commandId();
     if (!directory.viewExists(c.source())) {
-      return Decision.rejected(id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.source()));
+      return Decision.rejected(
+          id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.source()));
     }
     if (directory.namespace(c.destination().namespace()).isEmpty()) {
       return Decision.rejected(id, namespaceMissing(c.destination().namespace()));
     }
     if (directory.tableExists(c.destination())) {
       return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Cannot rename %s to %s. Table already exists", c.source(), c.destination()));
+          id,
+          Rejection.of(
+              TABLE_ALREADY_EXISTS,
+              "Cannot rename %s to %s. Table already exists",
+              c.source(),
+              c.destination()));
     }
     if (directory.viewExists(c.destination())) {
       return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Cannot rename %s to %s. View already exists", c.source(), c.destination()));
+          id,
+          Rejection.of(
+              TABLE_ALREADY_EXISTS,
+              "Cannot rename %s to %s. View already exists",
+              c.source(),
+              c.destination()));
     }
-    return Decision.step(new MoveViewOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
+    return Decision.step(
+        new MoveViewOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier view) {
@@ -93,7 +110,8 @@ final class ViewNameDecider {
       return Optional.of(namespaceMissing(view.namespace()));
     }
     if (directory.tableExists(view)) {
-      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "Table with same name already exists: %s", view));
+      return Optional.of(
+          Rejection.of(TABLE_ALREADY_EXISTS, "Table with same name already exists: %s", view));
     }
     if (directory.viewExists(view)) {
       return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", view));
@@ -101,12 +119,20 @@ final class ViewNameDecider {
     return Optional.empty();
   }
 
-  /** UUID and default location derive from the command, so a reprocessed create builds the same view. */
+  /**
+   * UUID and default location derive from the command, so a reprocessed create builds the same
+   * view.
+   */
   private static ViewMetadata build(CreateViewCommand c) {
     CreateViewRequest request = c.request();
-    String uuid = UUID.nameUUIDFromBytes(("floe-view:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8)).toString();
+    String uuid =
+        UUID.nameUUIDFromBytes(
+                ("floe-view:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8))
+            .toString();
     String location =
-        request.location() != null ? request.location() : defaultLocation(c.warehouseRoot(), c.identifier(), uuid);
+        request.location() != null
+            ? request.location()
+            : defaultLocation(c.warehouseRoot(), c.identifier(), uuid);
     return ViewMetadata.builder()
         .assignUUID(uuid)
         .setLocation(location)
@@ -127,7 +153,8 @@ final class ViewNameDecider {
 
   /** {@code write.metadata.path} when the view sets it, else {@code <location>/metadata}. */
   static String metadataLocation(ViewMetadata metadata, int version, String commandId) {
-    String dir = metadata.properties().get(org.apache.iceberg.view.ViewProperties.WRITE_METADATA_LOCATION);
+    String dir =
+        metadata.properties().get(org.apache.iceberg.view.ViewProperties.WRITE_METADATA_LOCATION);
     // The view's own spelling of its locations is kept (no normal form): clients compare them.
     String base = trimSlash(dir != null ? dir : metadata.location() + "/metadata");
     return String.format("%s/%05d-%s.metadata.json", base, version, commandId);

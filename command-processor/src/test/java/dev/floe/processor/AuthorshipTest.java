@@ -22,14 +22,17 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 
 class AuthorshipTest {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
   @Test
   void stampsTheCommittingPrincipalOverClientValuesAndKeepsLineageKeys() {
     TableMetadata base =
-        TableMetadata.newTableMetadata(SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:///wh/t", Map.of());
+        TableMetadata.newTableMetadata(
+            SCHEMA, PartitionSpec.unpartitioned(), SortOrder.unsorted(), "file:///wh/t", Map.of());
     String location = "file:///wh/t/metadata/00000-a.metadata.json";
-    TableState state = new TableState(base.uuid(), location, TableMetadataParser.toJson(base), 1, 1);
+    TableState state =
+        new TableState(base.uuid(), location, TableMetadataParser.toJson(base), 1, 1);
     Snapshot sent =
         SnapshotParser.fromJson(
             "{\"snapshot-id\":7,\"sequence-number\":1,\"timestamp-ms\":1700000000000,"
@@ -42,15 +45,20 @@ class AuthorshipTest {
             "wh",
             TableIdentifier.of("db", "t"),
             List.of(),
-            List.of(new MetadataUpdate.AddSnapshot(sent), new MetadataUpdate.SetSnapshotRef("main", 7L, org.apache.iceberg.SnapshotRefType.BRANCH, null, null, null)));
+            List.of(
+                new MetadataUpdate.AddSnapshot(sent),
+                new MetadataUpdate.SetSnapshotRef(
+                    "main", 7L, org.apache.iceberg.SnapshotRefType.BRANCH, null, null, null)));
 
     Decision decision =
-        TableDecider.commit(state, TableMetadataParser.fromJson(location, state.metadataJson()), command);
+        TableDecider.commit(
+            state, TableMetadataParser.fromJson(location, state.metadataJson()), command);
 
     Rejection rejection = decision.reply().rejection();
     assertThat(rejection).isNull();
     Snapshot committed =
-        TableMetadataParser.fromJson(decision.tableState().metadataLocation(), decision.tableState().metadataJson())
+        TableMetadataParser.fromJson(
+                decision.tableState().metadataLocation(), decision.tableState().metadataJson())
             .snapshot(7L);
     assertThat(committed.summary())
         .containsEntry(Authorship.AUTHOR_NAME, "alice")

@@ -239,7 +239,8 @@ class DirectoryDeciderTest {
     void honoursRequestedLocationInsideWarehouse() {
       directory.givenNamespace(DB, Map.of(), 1);
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-40", ROOT + "/custom/orders/"));
+      Decision decision =
+          DirectoryDecider.decide(directory, createOrders("c-40", ROOT + "/custom/orders/"));
 
       assertThat(decision.isRejected()).isFalse();
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
@@ -250,7 +251,8 @@ class DirectoryDeciderTest {
     void rejectsRequestedLocationOutsideWarehouse() {
       directory.givenNamespace(DB, Map.of(), 1);
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-41", "file:///elsewhere/orders"));
+      Decision decision =
+          DirectoryDecider.decide(directory, createOrders("c-41", "file:///elsewhere/orders"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
       assertThat(decision.reply().rejection().message()).contains("outside the warehouse");
@@ -261,7 +263,8 @@ class DirectoryDeciderTest {
     void rejectsLocationWithRelativeSegments() {
       directory.givenNamespace(DB, Map.of(), 1);
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-42", ROOT + "/a/../b"));
+      Decision decision =
+          DirectoryDecider.decide(directory, createOrders("c-42", ROOT + "/a/../b"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
@@ -271,9 +274,12 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenLocation(ROOT + "/shared/t", "db.other");
 
-      for (String requested : List.of(ROOT + "/shared/t", ROOT + "/shared", ROOT + "/shared/t/inner")) {
+      for (String requested :
+          List.of(ROOT + "/shared/t", ROOT + "/shared", ROOT + "/shared/t/inner")) {
         Decision decision = DirectoryDecider.decide(directory, createOrders("c-43", requested));
-        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+        assertThat(decision.reply().rejection().code())
+            .as(requested)
+            .isEqualTo(RejectionCode.INVALID_REQUEST);
         assertThat(decision.reply().rejection().message()).as(requested).contains("overlaps");
       }
     }
@@ -283,7 +289,8 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenLocation(ROOT + "/shared/t", "db.other");
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-44", ROOT + "/shared/t2"));
+      Decision decision =
+          DirectoryDecider.decide(directory, createOrders("c-44", ROOT + "/shared/t2"));
 
       assertThat(decision.isRejected()).isFalse();
     }
@@ -293,7 +300,8 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenPurge(ROOT + "/gone");
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-45", ROOT + "/gone/sub"));
+      Decision decision =
+          DirectoryDecider.decide(directory, createOrders("c-45", ROOT + "/gone/sub"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
@@ -303,12 +311,21 @@ class DirectoryDeciderTest {
       directory.givenPurge(ROOT + "/gone");
 
       Decision first =
-          DirectoryDecider.decide(directory, new dev.floe.events.command.CompletePurgeCommand(header("c-46"), WAREHOUSE, ROOT + "/gone"));
+          DirectoryDecider.decide(
+              directory,
+              new dev.floe.events.command.CompletePurgeCommand(
+                  header("c-46"), WAREHOUSE, ROOT + "/gone"));
       directory.purges.clear();
       Decision second =
-          DirectoryDecider.decide(directory, new dev.floe.events.command.CompletePurgeCommand(header("c-47"), WAREHOUSE, ROOT + "/gone"));
+          DirectoryDecider.decide(
+              directory,
+              new dev.floe.events.command.CompletePurgeCommand(
+                  header("c-47"), WAREHOUSE, ROOT + "/gone"));
 
-      assertThat(first.events()).hasSize(1).first().isInstanceOf(dev.floe.events.event.TableFilesPurgedEvent.class);
+      assertThat(first.events())
+          .hasSize(1)
+          .first()
+          .isInstanceOf(dev.floe.events.event.TableFilesPurgedEvent.class);
       assertThat(second.events()).isEmpty();
       assertThat(second.reply().accepted()).isTrue();
     }

@@ -205,7 +205,9 @@ class SparkEndToEndIT {
 
     assertThat(rows("SELECT * FROM floe.db.big_amounts ORDER BY id"))
         .containsExactly(row(3L, 31.0), row(4L, 40.0), row(6L, 60.0));
-    assertThat(rows("SHOW VIEWS IN floe.db")).extracting(r -> r.getString(1)).containsExactly("big_amounts");
+    assertThat(rows("SHOW VIEWS IN floe.db"))
+        .extracting(r -> r.getString(1))
+        .containsExactly("big_amounts");
 
     sql("DROP VIEW floe.db.big_amounts");
     assertThat(rows("SHOW VIEWS IN floe.db")).isEmpty();

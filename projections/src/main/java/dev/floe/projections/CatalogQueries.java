@@ -17,15 +17,18 @@ public interface CatalogQueries {
    * @param parent the empty namespace for top-level namespaces
    * @param pageSize at most this many, or every one when null
    */
-  Page<Namespace> listNamespaces(String warehouse, Namespace parent, String pageToken, Integer pageSize);
+  Page<Namespace> listNamespaces(
+      String warehouse, Namespace parent, String pageToken, Integer pageSize);
 
-  Page<TableIdentifier> listTables(String warehouse, Namespace namespace, String pageToken, Integer pageSize);
+  Page<TableIdentifier> listTables(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
   Optional<TableState> table(String warehouse, TableIdentifier identifier);
 
   Optional<TableState> view(String warehouse, TableIdentifier identifier);
 
-  Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize);
+  Page<TableIdentifier> listViews(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
   /** Locations of dropped tables whose files wait to be purged. */
   java.util.List<String> pendingPurges(String warehouse);

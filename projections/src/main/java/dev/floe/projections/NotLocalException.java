@@ -1,8 +1,8 @@
 package dev.floe.projections;
 
 /**
- * The key's partition is hosted by another instance of the same Kafka Streams application: the
- * read must be answered there (Kafka Streams' {@code application.server} of that instance).
+ * The key's partition is hosted by another instance of the same Kafka Streams application: the read
+ * must be answered there (Kafka Streams' {@code application.server} of that instance).
  */
 public class NotLocalException extends RuntimeException {
   private final String host;

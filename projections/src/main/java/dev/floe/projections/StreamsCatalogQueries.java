@@ -23,8 +23,8 @@ import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
 
 /**
- * {@link CatalogQueries} over the local Kafka Streams stores. Each query goes to the one
- * partition that owns its key (the warehouse key for the directory, the table key for a table).
+ * {@link CatalogQueries} over the local Kafka Streams stores. Each query goes to the one partition
+ * that owns its key (the warehouse key for the directory, the table key for a table).
  */
 public final class StreamsCatalogQueries implements CatalogQueries {
   private static final StringSerializer KEYS = new StringSerializer();
@@ -92,7 +92,8 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
-  public Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+  public Page<TableIdentifier> listViews(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
     String prefix = DirectoryKeys.viewPrefix(warehouse, namespace);
     return scan(
         directory(warehouse),
@@ -153,7 +154,8 @@ public final class StreamsCatalogQueries implements CatalogQueries {
         throw new NotLocalException(metadata.activeHost().host(), metadata.activeHost().port());
       }
       return streams.store(
-          StoreQueryParameters.fromNameAndType(storeName, QueryableStoreTypes.<String, byte[]>keyValueStore())
+          StoreQueryParameters.fromNameAndType(
+                  storeName, QueryableStoreTypes.<String, byte[]>keyValueStore())
               .withPartition(metadata.partition()));
     } catch (InvalidStateStoreException e) {
       throw new StoreUnavailableException("The catalog store is not queryable right now", e);

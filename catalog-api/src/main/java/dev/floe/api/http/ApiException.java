@@ -24,11 +24,13 @@ public class ApiException extends RuntimeException {
   }
 
   public static ApiException noSuchWarehouse(String warehouse) {
-    return new ApiException(404, "NoSuchWarehouseException", "Warehouse does not exist: " + warehouse);
+    return new ApiException(
+        404, "NoSuchWarehouseException", "Warehouse does not exist: " + warehouse);
   }
 
   public static ApiException noSuchNamespace(Object namespace) {
-    return new ApiException(404, "NoSuchNamespaceException", "Namespace does not exist: " + namespace);
+    return new ApiException(
+        404, "NoSuchNamespaceException", "Namespace does not exist: " + namespace);
   }
 
   public static ApiException noSuchTable(Object table) {

@@ -31,7 +31,12 @@ public final class AsOfCatalogs {
         time,
         t -> {
           ReplayState state = new ReplayState();
-          EventLogReader.replay(bootstrapServers, eventsTopic, new EventLogReader.Until(t, null), state, (done, total) -> {});
+          EventLogReader.replay(
+              bootstrapServers,
+              eventsTopic,
+              new EventLogReader.Until(t, null),
+              state,
+              (done, total) -> {});
           return new AsOfQueries(state);
         });
   }

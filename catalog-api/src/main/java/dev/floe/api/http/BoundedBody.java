@@ -6,10 +6,10 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 
 /**
- * Reads a request body into memory up to a limit, whether or not it declares its length (a
- * chunked body has no {@code Content-Length}): past the limit nothing more is kept. A refused body
- * is then read and dropped up to {@link #DRAIN_BYTES} more, so a client still sending it can read
- * the 413 instead of a reset connection, and the connection is closed.
+ * Reads a request body into memory up to a limit, whether or not it declares its length (a chunked
+ * body has no {@code Content-Length}): past the limit nothing more is kept. A refused body is then
+ * read and dropped up to {@link #DRAIN_BYTES} more, so a client still sending it can read the 413
+ * instead of a reset connection, and the connection is closed.
  */
 final class BoundedBody {
   /** How much of a refused body is read and dropped before the connection is cut. */
@@ -49,18 +49,24 @@ final class BoundedBody {
         });
     request.endHandler(v -> promise.tryComplete(body));
     request.exceptionHandler(
-        e -> promise.tryFail(new ApiException(400, "BadRequestException", "Cannot read the request body: " + e.getMessage())));
+        e ->
+            promise.tryFail(
+                new ApiException(
+                    400,
+                    "BadRequestException",
+                    "Cannot read the request body: " + e.getMessage())));
     return promise.future();
   }
 
   /**
-   * After a refusal has been answered ({@code answered}): drops the rest of the body and closes
-   * the connection when it ends, or at once if more than {@link #DRAIN_BYTES} would still come.
+   * After a refusal has been answered ({@code answered}): drops the rest of the body and closes the
+   * connection when it ends, or at once if more than {@link #DRAIN_BYTES} would still come.
    *
    * @param received bytes of the body already read
    * @param declared the {@code Content-Length}, or -1 when the body is chunked
    */
-  static void discardAndClose(HttpServerRequest request, Future<Void> answered, long received, long declared) {
+  static void discardAndClose(
+      HttpServerRequest request, Future<Void> answered, long received, long declared) {
     Runnable close = () -> answered.onComplete(done -> request.connection().close());
     if (request.isEnded()) {
       close.run();

@@ -56,8 +56,8 @@ public final class CatalogContext {
   }
 
   /**
-   * The warehouse named by the path's prefix; 404 before anything else is revealed. A prefix
-   * {@code <warehouse>@<ISO-8601 time>} names that warehouse as it was then (read-only).
+   * The warehouse named by the path's prefix; 404 before anything else is revealed. A prefix {@code
+   * <warehouse>@<ISO-8601 time>} names that warehouse as it was then (read-only).
    */
   public String warehouse(RequestContext request) {
     String prefix = request.warehouse();
@@ -79,12 +79,19 @@ public final class CatalogContext {
       throw new ApiException(
           403,
           "ForbiddenException",
-          "Warehouse " + request.warehouse() + " is a read-only view of " + warehouse + " as of a past time");
+          "Warehouse "
+              + request.warehouse()
+              + " is a read-only view of "
+              + warehouse
+              + " as of a past time");
     }
     return warehouse;
   }
 
-  /** The live catalog, or the catalog as of the prefix's time. Blocks for a replay: call off the event loop. */
+  /**
+   * The live catalog, or the catalog as of the prefix's time. Blocks for a replay: call off the
+   * event loop.
+   */
   public CatalogQueries queries(RequestContext request) {
     String prefix = request.warehouse();
     return prefix != null && prefix.indexOf('@') >= 0 ? asOf.asOf(asOfTime(prefix)) : queries;
@@ -96,7 +103,8 @@ public final class CatalogContext {
     try {
       time = java.time.OffsetDateTime.parse(value).toInstant();
     } catch (java.time.format.DateTimeParseException e) {
-      throw ApiException.badRequest("Invalid time in warehouse %s: expected ISO-8601 like 2026-11-30T10:00:00Z", prefix);
+      throw ApiException.badRequest(
+          "Invalid time in warehouse %s: expected ISO-8601 like 2026-11-30T10:00:00Z", prefix);
     }
     if (time.isAfter(java.time.Instant.now())) {
       throw ApiException.badRequest("Cannot read warehouse %s: the time is in the future", prefix);
@@ -115,7 +123,9 @@ public final class CatalogContext {
         request.header("Idempotency-Key"));
   }
 
-  /** Sends a command and fails the future with the mapped rejection when the processor refuses it. */
+  /**
+   * Sends a command and fails the future with the mapped rejection when the processor refuses it.
+   */
   public Future<CommandReply> submit(CatalogCommand command) {
     return Future.fromCompletionStage(gateway.submit(command), vertx.getOrCreateContext())
         .compose(

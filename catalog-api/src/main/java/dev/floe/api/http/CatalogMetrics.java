@@ -8,10 +8,10 @@ import org.apache.kafka.streams.KafkaStreams;
 
 /**
  * Metrics exposed at {@code GET /metrics} in the Prometheus text format: request latency by route
- * template and status, command outcomes by rejection code, how long writes wait for their
- * decision, the command processor's Kafka Streams metrics (rates, commit latency, consumer lag),
- * and engines' scan and commit reports ({@code POST …/metrics}), counted per table and report
- * type, not discarded.
+ * template and status, command outcomes by rejection code, how long writes wait for their decision,
+ * the command processor's Kafka Streams metrics (rates, commit latency, consumer lag), and engines'
+ * scan and commit reports ({@code POST …/metrics}), counted per table and report type, not
+ * discarded.
  */
 public final class CatalogMetrics {
   /** A command's outcome as the API saw it. */
@@ -30,7 +30,9 @@ public final class CatalogMetrics {
     }
   }
 
-  /** Distinct tables whose reports are counted on their own; the rest are counted as {@link #OTHER}. */
+  /**
+   * Distinct tables whose reports are counted on their own; the rest are counted as {@link #OTHER}.
+   */
   static final int MAX_REPORT_SERIES = 10_000;
 
   static final String OTHER = "(other)";
@@ -69,39 +71,74 @@ public final class CatalogMetrics {
    * /v1/{prefix}/namespaces/{namespace}}), never the raw path, so the label set stays bounded.
    */
   void recordRequest(String method, String route, int status, long nanos) {
-    String labels = "method=\"" + escape(method) + "\",route=\"" + escape(route) + "\",status=\"" + status + "\"";
+    String labels =
+        "method=\""
+            + escape(method)
+            + "\",route=\""
+            + escape(route)
+            + "\",status=\""
+            + status
+            + "\"";
     requests.computeIfAbsent(labels, k -> new LatencyHistogram()).observe(nanos / 1e9);
   }
 
   long requestCount(String method, String route, int status) {
     LatencyHistogram histogram =
-        requests.get("method=\"" + escape(method) + "\",route=\"" + escape(route) + "\",status=\"" + status + "\"");
+        requests.get(
+            "method=\""
+                + escape(method)
+                + "\",route=\""
+                + escape(route)
+                + "\",status=\""
+                + status
+                + "\"");
     return histogram == null ? 0 : histogram.count();
   }
 
   /**
    * One command's outcome and the time from its creation to its decision (or to giving up).
    *
-   * @param code the rejection code of a rejected command, the error type of a failed one, else empty
+   * @param code the rejection code of a rejected command, the error type of a failed one, else
+   *     empty
    */
   void recordCommand(String route, CommandOutcome outcome, String code, double waitSeconds) {
     String labels =
-        "route=\"" + escape(route) + "\",outcome=\"" + outcome.label() + "\",code=\"" + escape(code) + "\"";
+        "route=\""
+            + escape(route)
+            + "\",outcome=\""
+            + outcome.label()
+            + "\",code=\""
+            + escape(code)
+            + "\"";
     commands.computeIfAbsent(labels, k -> new LongAdder()).increment();
-    replyWaits.computeIfAbsent("outcome=\"" + outcome.label() + "\"", k -> new LatencyHistogram()).observe(waitSeconds);
+    replyWaits
+        .computeIfAbsent("outcome=\"" + outcome.label() + "\"", k -> new LatencyHistogram())
+        .observe(waitSeconds);
   }
 
   String render() {
     StringBuilder text = new StringBuilder();
-    text.append("# HELP floe_http_request_duration_seconds Time to answer a request, by route template and status.\n");
+    text.append(
+        "# HELP floe_http_request_duration_seconds Time to answer a request, by route template and"
+            + " status.\n");
     text.append("# TYPE floe_http_request_duration_seconds histogram\n");
-    new TreeMap<>(requests).forEach((labels, histogram) -> histogram.render(text, "floe_http_request_duration_seconds", labels));
-    text.append("# HELP floe_commands_total Commands sent to the processor, by outcome and rejection code.\n");
+    new TreeMap<>(requests)
+        .forEach(
+            (labels, histogram) ->
+                histogram.render(text, "floe_http_request_duration_seconds", labels));
+    text.append(
+        "# HELP floe_commands_total Commands sent to the processor, by outcome and rejection"
+            + " code.\n");
     text.append("# TYPE floe_commands_total counter\n");
     counters(text, "floe_commands_total", commands);
-    text.append("# HELP floe_command_reply_wait_seconds Time from a command's creation to its decision, by outcome.\n");
+    text.append(
+        "# HELP floe_command_reply_wait_seconds Time from a command's creation to its decision, by"
+            + " outcome.\n");
     text.append("# TYPE floe_command_reply_wait_seconds histogram\n");
-    new TreeMap<>(replyWaits).forEach((labels, histogram) -> histogram.render(text, "floe_command_reply_wait_seconds", labels));
+    new TreeMap<>(replyWaits)
+        .forEach(
+            (labels, histogram) ->
+                histogram.render(text, "floe_command_reply_wait_seconds", labels));
     text.append("# HELP floe_metrics_reports_total Metrics reports received from engines.\n");
     text.append("# TYPE floe_metrics_reports_total counter\n");
     counters(text, "floe_metrics_reports_total", reports);
@@ -113,12 +150,27 @@ public final class CatalogMetrics {
 
   private static void counters(StringBuilder text, String name, Map<String, LongAdder> counters) {
     new TreeMap<>(counters)
-        .forEach((labels, count) -> text.append(name).append('{').append(labels).append("} ").append(count.sum()).append('\n'));
+        .forEach(
+            (labels, count) ->
+                text.append(name)
+                    .append('{')
+                    .append(labels)
+                    .append("} ")
+                    .append(count.sum())
+                    .append('\n'));
   }
 
-  private static String reportLabels(String warehouse, String namespace, String table, String reportType) {
-    return "warehouse=\"" + escape(warehouse) + "\",namespace=\"" + escape(namespace) + "\",table=\""
-        + escape(table) + "\",type=\"" + escape(reportType) + "\"";
+  private static String reportLabels(
+      String warehouse, String namespace, String table, String reportType) {
+    return "warehouse=\""
+        + escape(warehouse)
+        + "\",namespace=\""
+        + escape(namespace)
+        + "\",table=\""
+        + escape(table)
+        + "\",type=\""
+        + escape(reportType)
+        + "\"";
   }
 
   static String escape(String value) {

@@ -2,7 +2,9 @@ package dev.floe.api.http;
 
 import dev.floe.events.RejectionCode;
 
-/** A command the processor decided against: certainly not applied, with its stable rejection code. */
+/**
+ * A command the processor decided against: certainly not applied, with its stable rejection code.
+ */
 public final class CommandRejectedException extends ApiException {
   private final RejectionCode code;
 

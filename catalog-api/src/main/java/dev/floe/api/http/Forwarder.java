@@ -14,14 +14,22 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Forwards a read to the instance that hosts its key (several instances share the partitions):
- * the same method, path, query, headers and body, and the owner's answer passed back as it is. A
+ * Forwards a read to the instance that hosts its key (several instances share the partitions): the
+ * same method, path, query, headers and body, and the owner's answer passed back as it is. A
  * forwarded request is never forwarded again: if ownership moved meanwhile, it is a 503.
  */
 public final class Forwarder {
   static final String FORWARDED = "X-Floe-Forwarded";
   private static final Set<String> HOP_BY_HOP =
-      Set.of("connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade", "host", "content-length");
+      Set.of(
+          "connection",
+          "keep-alive",
+          "transfer-encoding",
+          "te",
+          "trailer",
+          "upgrade",
+          "host",
+          "content-length");
 
   private final HttpClient client;
 
@@ -32,7 +40,8 @@ public final class Forwarder {
   Future<HttpResult> forward(HttpServerRequest request, Buffer body, NotLocalException owner) {
     if (request.getHeader(FORWARDED) != null) {
       return Future.failedFuture(
-          new ApiException(503, "ServiceUnavailableException", "Partition ownership is moving; retry"));
+          new ApiException(
+              503, "ServiceUnavailableException", "Partition ownership is moving; retry"));
     }
     RequestOptions options =
         new RequestOptions()
@@ -56,12 +65,19 @@ public final class Forwarder {
                     .map(
                         payload -> {
                           Map<String, String> headers = new HashMap<>();
-                          answer.headers().forEach((k, v) -> {
-                            if (!HOP_BY_HOP.contains(k.toLowerCase(java.util.Locale.ROOT))) {
-                              headers.put(k, v);
-                            }
-                          });
-                          return new HttpResult(answer.statusCode(), payload.length() == 0 ? null : payload.getBytes(), headers);
+                          answer
+                              .headers()
+                              .forEach(
+                                  (k, v) -> {
+                                    if (!HOP_BY_HOP.contains(
+                                        k.toLowerCase(java.util.Locale.ROOT))) {
+                                      headers.put(k, v);
+                                    }
+                                  });
+                          return new HttpResult(
+                              answer.statusCode(),
+                              payload.length() == 0 ? null : payload.getBytes(),
+                              headers);
                         }));
   }
 

@@ -12,9 +12,9 @@ import org.apache.kafka.streams.KafkaStreams;
 /**
  * {@code GET /health/live}: the process serves HTTP, and its command processor has not failed for
  * good (Kafka Streams' ERROR state is terminal: only a restart helps). {@code GET /health/ready}:
- * it can also answer
- * the catalog — the command processor is RUNNING (its stores restored, its partitions assigned)
- * and Kafka answered a check no older than a few seconds; otherwise 503 with the ErrorModel.
+ * it can also answer the catalog — the command processor is RUNNING (its stores restored, its
+ * partitions assigned) and Kafka answered a check no older than a few seconds; otherwise 503 with
+ * the ErrorModel.
  */
 public final class HealthHandlers {
   static final byte[] UP = "{\"status\":\"UP\"}".getBytes(StandardCharsets.UTF_8);
@@ -23,7 +23,8 @@ public final class HealthHandlers {
   private final Supplier<CompletionStage<KafkaReachability.Result>> kafka;
 
   public HealthHandlers(
-      Supplier<KafkaStreams.State> processor, Supplier<CompletionStage<KafkaReachability.Result>> kafka) {
+      Supplier<KafkaStreams.State> processor,
+      Supplier<CompletionStage<KafkaReachability.Result>> kafka) {
     this.processor = processor;
     this.kafka = kafka;
   }
@@ -31,7 +32,9 @@ public final class HealthHandlers {
   public Future<HttpResult> handleLive(RequestContext request) {
     if (processor.get() == KafkaStreams.State.ERROR) {
       throw new ApiException(
-          503, "ServiceUnavailableException", "Not live: the command processor failed; restart the instance");
+          503,
+          "ServiceUnavailableException",
+          "Not live: the command processor failed; restart the instance");
     }
     return Future.succeededFuture(new HttpResult(200, UP, Map.of("Cache-Control", "no-store")));
   }
@@ -43,7 +46,9 @@ public final class HealthHandlers {
     }
     var context = Vertx.currentContext();
     CompletionStage<KafkaReachability.Result> check = kafka.get();
-    return (context == null ? Future.fromCompletionStage(check) : Future.fromCompletionStage(check, context))
+    return (context == null
+            ? Future.fromCompletionStage(check)
+            : Future.fromCompletionStage(check, context))
         .map(
             result -> {
               if (!result.reachable()) {

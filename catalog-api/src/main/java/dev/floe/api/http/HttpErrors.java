@@ -17,9 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one place where failures become HTTP statuses and the REST spec's ErrorModel
- * ({@code {"error":{"message","type","code"}}}), with the exception type names Iceberg's clients
- * switch on.
+ * The one place where failures become HTTP statuses and the REST spec's ErrorModel ({@code
+ * {"error":{"message","type","code"}}}), with the exception type names Iceberg's clients switch on.
  */
 public final class HttpErrors {
   private static final Logger LOG = LoggerFactory.getLogger(HttpErrors.class);
@@ -33,11 +32,12 @@ public final class HttpErrors {
       case TABLE_NOT_FOUND -> rejected(404, "NoSuchTableException", rejection);
       case VIEW_NOT_FOUND -> rejected(404, "NoSuchViewException", rejection);
       case WAREHOUSE_NOT_FOUND -> rejected(404, "NoSuchWarehouseException", rejection);
-      case NAMESPACE_ALREADY_EXISTS, TABLE_ALREADY_EXISTS -> rejected(409, "AlreadyExistsException", rejection);
+      case NAMESPACE_ALREADY_EXISTS, TABLE_ALREADY_EXISTS ->
+          rejected(409, "AlreadyExistsException", rejection);
       case NAMESPACE_NOT_EMPTY -> rejected(409, "NamespaceNotEmptyException", rejection);
       case REQUIREMENT_FAILED -> rejected(409, "CommitFailedException", rejection);
       case INVALID_REQUEST -> rejected(400, "BadRequestException", rejection);
-      // Iceberg's clients turn a 400 of this type back into an IllegalArgumentException.
+        // Iceberg's clients turn a 400 of this type back into an IllegalArgumentException.
       case INVALID_ARGUMENT -> rejected(400, "IllegalArgumentException", rejection);
       case UNPROCESSABLE -> rejected(422, "UnprocessableEntityException", rejection);
       case STORAGE_FAILED -> rejected(503, "ServiceUnavailableException", rejection);
@@ -51,7 +51,8 @@ public final class HttpErrors {
 
   /** Maps anything a handler threw. Unknown outcomes of writes are 5xx, never 4xx. */
   public static ApiException from(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
     if (cause instanceof ApiException api) {
       return api;
     }
@@ -59,7 +60,8 @@ public final class HttpErrors {
       return new ApiException(
           504,
           "CommitStateUnknownException",
-          "No decision arrived in time; the change may or may not have been applied: " + cause.getMessage());
+          "No decision arrived in time; the change may or may not have been applied: "
+              + cause.getMessage());
     }
     if (cause instanceof StoreUnavailableException) {
       return new ApiException(503, "ServiceUnavailableException", cause.getMessage());
@@ -71,7 +73,9 @@ public final class HttpErrors {
       // The command never reached the log (the producer or the broker refused its size), so it
       // certainly did not apply: a client error, not an unknown outcome.
       return new ApiException(
-          413, "RequestTooLargeException", "The command is larger than the command log accepts: " + cause.getMessage());
+          413,
+          "RequestTooLargeException",
+          "The command is larger than the command log accepts: " + cause.getMessage());
     }
     if (cause instanceof org.apache.kafka.common.KafkaException) {
       LOG.warn("Kafka failure while handling a request: {}", cause.toString());
@@ -81,13 +85,14 @@ public final class HttpErrors {
           "The command log is unavailable; the change may or may not have been applied");
     }
     LOG.error("Unexpected failure while handling a request", cause);
-    return new ApiException(500, "InternalServerError", "Internal error: " + cause.getClass().getSimpleName());
+    return new ApiException(
+        500, "InternalServerError", "Internal error: " + cause.getClass().getSimpleName());
   }
 
   /**
    * A request the HTTP decoder could not read (a malformed request line or header, control
-   * characters, a line or headers too long): the ErrorModel with the status Vert.x would have
-   * sent bare, then the connection is closed (what follows cannot be trusted to be a request).
+   * characters, a line or headers too long): the ErrorModel with the status Vert.x would have sent
+   * bare, then the connection is closed (what follows cannot be trusted to be a request).
    */
   public static void respondToUndecodable(HttpServerRequest request) {
     Throwable cause = request.decoderResult().cause();
@@ -95,10 +100,14 @@ public final class HttpErrors {
     if (cause instanceof TooLongHttpLineException) {
       error = new ApiException(414, "UriTooLongException", "Request line too long");
     } else if (cause instanceof TooLongHttpHeaderException) {
-      error = new ApiException(431, "RequestHeaderFieldsTooLargeException", "Request headers too large");
+      error =
+          new ApiException(
+              431, "RequestHeaderFieldsTooLargeException", "Request headers too large");
     } else {
       String why = cause == null ? "unreadable request" : String.valueOf(cause.getMessage());
-      error = new ApiException(400, "BadRequestException", "Malformed HTTP request: " + abbreviate(why, 200));
+      error =
+          new ApiException(
+              400, "BadRequestException", "Malformed HTTP request: " + abbreviate(why, 200));
     }
     respond(request.response(), error).onComplete(done -> request.connection().close());
   }

@@ -9,7 +9,8 @@ import static io.vertx.core.http.HttpMethod.POST;
 public final class IcebergRoutes {
   private IcebergRoutes() {}
 
-  public static RestRouter router(CatalogContext catalog, AuditLog audit, dev.floe.projections.lineage.LineageIndex lineage) {
+  public static RestRouter router(
+      CatalogContext catalog, AuditLog audit, dev.floe.projections.lineage.LineageIndex lineage) {
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
     ConfigHandler config = new ConfigHandler(catalog);
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
@@ -43,7 +44,10 @@ public final class IcebergRoutes {
         .add(POST, "/v1/{prefix}/views/rename", views::handleRenameView)
         .add(POST, ns + "/register-view", views::handleRegisterView)
         .add(GET, "/metrics", membership::handlePrometheus)
-        .add(GET, "/management/v1/lineage/tables/{namespace}/{table}", lineageHandlers::handleTableLineage)
+        .add(
+            GET,
+            "/management/v1/lineage/tables/{namespace}/{table}",
+            lineageHandlers::handleTableLineage)
         .add(GET, "/management/v1/lineage/sources", lineageHandlers::handleSources);
   }
 }

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes an {@link AuditRecord} to {@code floe.audit} for every request that changes or tries to
- * change the catalog (every method but GET and HEAD), whatever its outcome: changes, refused
- * input, failed commits with the requirement that failed. Reads are recorded too when {@code
+ * change the catalog (every method but GET and HEAD), whatever its outcome: changes, refused input,
+ * failed commits with the requirement that failed. Reads are recorded too when {@code
  * floe.audit.reads=true}. Keyed by warehouse. Holds no token or credential: the principal is a
  * name, and messages are the ErrorModel messages the client saw.
  */
@@ -63,7 +63,10 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
         new ProducerRecord<>(topic, request.warehouse(), record.toBytes()),
         (metadata, e) -> {
           if (e != null) {
-            LOG.warn("Cannot write an audit record for request {}: {}", request.requestId(), e.toString());
+            LOG.warn(
+                "Cannot write an audit record for request {}: {}",
+                request.requestId(),
+                e.toString());
           }
         });
   }

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.LongAdder;
  */
 final class LatencyHistogram {
   /** Upper bounds in seconds: reads take milliseconds, commits tens of them, timeouts 30 s. */
-  static final double[] BOUNDS = {0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30};
+  static final double[] BOUNDS = {
+    0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30
+  };
 
   private final LongAdder[] buckets = new LongAdder[BOUNDS.length];
   private final LongAdder count = new LongAdder();
@@ -42,11 +44,22 @@ final class LatencyHistogram {
     long cumulative = 0;
     for (int i = 0; i < BOUNDS.length; i++) {
       cumulative += buckets[i].sum();
-      text.append(name).append("_bucket{").append(prefix).append("le=\"").append(BOUNDS[i]).append("\"} ")
-          .append(cumulative).append('\n');
+      text.append(name)
+          .append("_bucket{")
+          .append(prefix)
+          .append("le=\"")
+          .append(BOUNDS[i])
+          .append("\"} ")
+          .append(cumulative)
+          .append('\n');
     }
     long total = Math.max(cumulative, count.sum());
-    text.append(name).append("_bucket{").append(prefix).append("le=\"+Inf\"} ").append(total).append('\n');
+    text.append(name)
+        .append("_bucket{")
+        .append(prefix)
+        .append("le=\"+Inf\"} ")
+        .append(total)
+        .append('\n');
     String braces = labels.isEmpty() ? "" : "{" + labels + "}";
     text.append(name).append("_sum").append(braces).append(' ').append(sum.sum()).append('\n');
     text.append(name).append("_count").append(braces).append(' ').append(total).append('\n');

@@ -9,8 +9,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * {@code GET /management/v1/lineage/tables/{namespace}/{table}} (a table's sources per snapshot)
- * and {@code GET /management/v1/lineage/sources?repo=…} (tables derived from a source), both
- * with an optional {@code ?warehouse=} (default: the default warehouse).
+ * and {@code GET /management/v1/lineage/sources?repo=…} (tables derived from a source), both with
+ * an optional {@code ?warehouse=} (default: the default warehouse).
  */
 final class LineageHandlers {
   private final CatalogContext catalog;
@@ -46,7 +46,8 @@ final class LineageHandlers {
 
   private String warehouseParam(RequestContext request) {
     String warehouse = request.query("warehouse");
-    String name = warehouse == null || warehouse.isEmpty() ? catalog.config().defaultWarehouse() : warehouse;
+    String name =
+        warehouse == null || warehouse.isEmpty() ? catalog.config().defaultWarehouse() : warehouse;
     if (catalog.config().warehouseRoot(name) == null) {
       throw ApiException.noSuchWarehouse(name);
     }
@@ -68,7 +69,9 @@ final class LineageHandlers {
       s.put("snapshot-id", snapshot.snapshotId());
       s.put("timestamp-ms", snapshot.timestampMillis());
       ObjectNode sources = s.putObject("sources");
-      snapshot.sources().forEach((k, v) -> sources.put(k.substring(LineageIndex.PREFIX.length()), v));
+      snapshot
+          .sources()
+          .forEach((k, v) -> sources.put(k.substring(LineageIndex.PREFIX.length()), v));
     }
     return node;
   }

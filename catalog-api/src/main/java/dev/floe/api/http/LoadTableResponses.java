@@ -10,8 +10,8 @@ import org.apache.iceberg.TableMetadataParser;
 
 /**
  * LoadTableResult bodies and their ETags. The stored metadata document is spliced in as-is (it is
- * already Iceberg's JSON): a load neither parses nor re-serialises it, unless the client asked
- * for {@code snapshots=refs}.
+ * already Iceberg's JSON): a load neither parses nor re-serialises it, unless the client asked for
+ * {@code snapshots=refs}.
  */
 final class LoadTableResponses {
   enum SnapshotMode {
@@ -67,11 +67,15 @@ final class LoadTableResponses {
     if (mode == SnapshotMode.REFS) {
       // Only the snapshots that a branch or tag points at (Iceberg's own suppression).
       TableMetadata metadata = TableMetadataParser.fromJson(metadataLocation, metadataJson);
-      json = TableMetadataParser.toJson(TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build());
+      json =
+          TableMetadataParser.toJson(
+              TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build());
     }
     byte[] body = body(metadataLocation, json);
     return new HttpResult(
-        200, body, metadataLocation == null ? Map.of() : Map.of("ETag", etag(metadataLocation, mode)));
+        200,
+        body,
+        metadataLocation == null ? Map.of() : Map.of("ETag", etag(metadataLocation, mode)));
   }
 
   static byte[] body(String metadataLocation, String metadataJson) {

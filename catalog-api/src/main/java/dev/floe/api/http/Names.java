@@ -6,8 +6,8 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Syntax checks of names and properties in request bodies, before any command is produced: a
- * name that no path could address, or a null where Iceberg expects a string, is a 400.
+ * Syntax checks of names and properties in request bodies, before any command is produced: a name
+ * that no path could address, or a null where Iceberg expects a string, is a 400.
  */
 final class Names {
   private Names() {}
@@ -21,7 +21,8 @@ final class Names {
       if (level == null || level.isEmpty()) {
         throw ApiException.badRequest("Invalid namespace %s: empty level", namespace);
       }
-      if (level.indexOf(RequestContext.NAMESPACE_SEPARATOR.charAt(0)) >= 0 || level.indexOf('\0') >= 0) {
+      if (level.indexOf(RequestContext.NAMESPACE_SEPARATOR.charAt(0)) >= 0
+          || level.indexOf('\0') >= 0) {
         throw ApiException.badRequest("Invalid namespace level: contains a control character");
       }
     }

@@ -7,7 +7,6 @@ import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.projections.Page;
 import io.vertx.core.Future;
-import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -28,16 +27,21 @@ final class NamespaceHandlers {
     String warehouse = catalog.warehouse(request);
     String parentParam = request.query("parent");
     Namespace parent =
-        parentParam == null || parentParam.isEmpty() ? Namespace.empty() : RequestContext.parseNamespace(parentParam);
+        parentParam == null || parentParam.isEmpty()
+            ? Namespace.empty()
+            : RequestContext.parseNamespace(parentParam);
     String pageToken = request.query("pageToken");
     Integer pageSize = request.pageSize();
     return catalog
         .read(
             () -> {
-              if (!parent.isEmpty() && catalog.queries(request).namespace(warehouse, parent).isEmpty()) {
+              if (!parent.isEmpty()
+                  && catalog.queries(request).namespace(warehouse, parent).isEmpty()) {
                 throw ApiException.noSuchNamespace(parent);
               }
-              return catalog.queries(request).listNamespaces(warehouse, parent, pageToken, pageSize);
+              return catalog
+                  .queries(request)
+                  .listNamespaces(warehouse, parent, pageToken, pageSize);
             })
         .map(
             (Page<Namespace> page) ->
@@ -54,7 +58,8 @@ final class NamespaceHandlers {
     Names.requireValid(body.namespace());
     Names.requireNoNulls(body.properties());
     CreateNamespaceCommand command =
-        new CreateNamespaceCommand(catalog.header(request), warehouse, body.namespace(), body.properties());
+        new CreateNamespaceCommand(
+            catalog.header(request), warehouse, body.namespace(), body.properties());
     return catalog
         .submit(command)
         .map(
@@ -62,7 +67,10 @@ final class NamespaceHandlers {
                 HttpResult.json(
                     CreateNamespaceResponse.builder()
                         .withNamespace(body.namespace())
-                        .setProperties(reply.properties() == null ? new java.util.HashMap<>() : new java.util.HashMap<>(reply.properties()))
+                        .setProperties(
+                            reply.properties() == null
+                                ? new java.util.HashMap<>()
+                                : new java.util.HashMap<>(reply.properties()))
                         .build()));
   }
 
@@ -83,7 +91,9 @@ final class NamespaceHandlers {
   Future<HttpResult> handleNamespaceExists(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
-    return catalog.read(() -> load(request, warehouse, namespace)).map(state -> HttpResult.noContent());
+    return catalog
+        .read(() -> load(request, warehouse, namespace))
+        .map(state -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleDropNamespace(RequestContext request) {

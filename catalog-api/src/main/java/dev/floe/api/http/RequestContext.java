@@ -47,7 +47,9 @@ public final class RequestContext {
     return request.response();
   }
 
-  /** The entity a request is about, readable ({@code db.sales}, {@code db.sales.orders}), or null. */
+  /**
+   * The entity a request is about, readable ({@code db.sales}, {@code db.sales.orders}), or null.
+   */
   public String target() {
     String namespace = params.get("namespace");
     if (namespace == null) {
@@ -57,6 +59,7 @@ public final class RequestContext {
     String table = params.get("table");
     return table == null ? readable : readable + "." + table;
   }
+
   public String warehouse() {
     return params.get("prefix");
   }
@@ -117,7 +120,8 @@ public final class RequestContext {
     try {
       parsed = BodyParser.parse(body.getBytes(), type);
     } catch (IOException | RuntimeException e) {
-      throw ApiException.badRequest("Malformed request body for %s: %s", type.getSimpleName(), BodyParser.describe(e));
+      throw ApiException.badRequest(
+          "Malformed request body for %s: %s", type.getSimpleName(), BodyParser.describe(e));
     }
     if (parsed == null) {
       throw ApiException.badRequest("Missing request body for %s", type.getSimpleName());

@@ -21,6 +21,8 @@ import java.util.UUID;
  * template and status, and every command's outcome counted ({@link CatalogMetrics}).
  */
 public final class RestRouter {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RestRouter.class);
+
   /** Request bodies larger than this are refused with 413, declared or chunked. */
   public static final long MAX_BODY_BYTES = RestRequestLimits.MAX_DOCUMENT_BYTES;
 
@@ -30,12 +32,16 @@ public final class RestRouter {
   private static final Set<String> METHOD_LABELS =
       Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
-  /** A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an ErrorModel. */
+  /**
+   * A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an
+   * ErrorModel.
+   */
   public interface Handler {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  private record Route(HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
+  private record Route(
+      HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
     String template() {
       return method + " " + path;
     }
@@ -55,7 +61,10 @@ public final class RestRouter {
     return add(method, path, handler, true);
   }
 
-  /** A route that is never audited (probes: a health check changes nothing and is not a read of the catalog). */
+  /**
+   * A route that is never audited (probes: a health check changes nothing and is not a read of the
+   * catalog).
+   */
   public RestRouter addUnaudited(HttpMethod method, String path, Handler handler) {
     return add(method, path, handler, false);
   }
@@ -78,7 +87,10 @@ public final class RestRouter {
     HttpServerResponse response = request.response();
     String method = route == null ? methodLabel(request.method()) : route.method().name();
     String template = route == null ? UNMATCHED : route.path();
-    response.endHandler(v -> metrics.recordRequest(method, template, response.getStatusCode(), System.nanoTime() - started));
+    response.endHandler(
+        v ->
+            metrics.recordRequest(
+                method, template, response.getStatusCode(), System.nanoTime() - started));
     long declared = parseLong(request.getHeader("Content-Length"));
     if (declared > MAX_BODY_BYTES) {
       refuseTooLarge(request, route, match.params(), 0, declared);
@@ -104,7 +116,8 @@ public final class RestRouter {
               if (e instanceof BoundedBody.TooLargeException tooLarge) {
                 refuseTooLarge(request, route, match.params(), tooLarge.received(), declared);
               } else if (!response.closed()) {
-                failAudited(new RequestContext(request, match.params(), null), route, HttpErrors.from(e));
+                failAudited(
+                    new RequestContext(request, match.params(), null), route, HttpErrors.from(e));
               }
             });
   }
@@ -126,21 +139,32 @@ public final class RestRouter {
         null,
         Map.of(),
         pathMatched
-            ? new ApiException(405, "MethodNotAllowedException", "Method " + request.method() + " is not allowed on " + request.path())
-            : new ApiException(404, "NoSuchEndpointException", "No such endpoint: " + request.method() + " " + request.path()));
+            ? new ApiException(
+                405,
+                "MethodNotAllowedException",
+                "Method " + request.method() + " is not allowed on " + request.path())
+            : new ApiException(
+                404,
+                "NoSuchEndpointException",
+                "No such endpoint: " + request.method() + " " + request.path()));
   }
 
   /**
-   * 413 without reading the body into memory. The connection is closed afterwards: the rest of
-   * the body cannot be told apart from a next request.
+   * 413 without reading the body into memory. The connection is closed afterwards: the rest of the
+   * body cannot be told apart from a next request.
    */
   private void refuseTooLarge(
-      HttpServerRequest request, Route route, Map<String, String> params, long received, long declared) {
+      HttpServerRequest request,
+      Route route,
+      Map<String, String> params,
+      long received,
+      long declared) {
     RequestContext context = new RequestContext(request, params, null);
     HttpServerResponse response = request.response();
     response.putHeader("X-Request-Id", context.requestId()).putHeader("Connection", "close");
     ApiException error =
-        new ApiException(413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes");
+        new ApiException(
+            413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes");
     Future<Void> answered = HttpErrors.respond(response, error);
     if (route != null) {
       recordOutcome(context, route, error.status(), error);
@@ -148,7 +172,8 @@ public final class RestRouter {
     BoundedBody.discardAndClose(request, answered, received, declared);
   }
 
-  private void dispatch(HttpServerRequest request, Route route, Map<String, String> params, Buffer body) {
+  private void dispatch(
+      HttpServerRequest request, Route route, Map<String, String> params, Buffer body) {
     HttpServerResponse response = request.response();
     if (servedBy != null) {
       response.putHeader("X-Floe-Served-By", servedBy);
@@ -165,32 +190,60 @@ public final class RestRouter {
     result = result.recover(error -> forwardIfElsewhere(request, body, error));
     result.onComplete(
         done -> {
-          if (done.failed()) {
-            failAudited(context, route, HttpErrors.from(done.cause()));
-            return;
-          }
-          HttpResult answer = done.result();
-          recordOutcome(context, route, answer.status(), null);
-          response.setStatusCode(answer.status());
-          if (servedBy != null) {
-            response.putHeader("X-Floe-Served-By", servedBy);
-          }
-          // A forwarded answer carries the owner's own X-Floe-Served-By, which replaces ours.
-          answer.headers().forEach(response::putHeader);
-          if (answer.body() == null || request.method() == HttpMethod.HEAD) {
-            response.end();
-          } else {
-            if (!response.headers().contains("Content-Type")) {
-              response.putHeader("Content-Type", "application/json");
+          try {
+            answer(request, response, context, route, done);
+          } catch (Throwable e) {
+            // Never leave a request unanswered, whatever broke while answering it.
+            LOG.error("Failed while answering request {}", context.requestId(), e);
+            if (!response.ended() && !response.headWritten()) {
+              fail(
+                  response,
+                  new ApiException(
+                      500,
+                      "InternalServerError",
+                      "Internal error: " + e.getClass().getSimpleName()));
+            } else if (!response.ended()) {
+              response.reset();
             }
-            response.end(Buffer.buffer(answer.body()));
           }
         });
   }
 
+  private void answer(
+      HttpServerRequest request,
+      HttpServerResponse response,
+      RequestContext context,
+      Route route,
+      io.vertx.core.AsyncResult<HttpResult> done) {
+    if (done.failed()) {
+      failAudited(context, route, HttpErrors.from(done.cause()));
+      return;
+    }
+    HttpResult answer = done.result();
+    recordOutcome(context, route, answer.status(), null);
+    response.setStatusCode(answer.status());
+    if (servedBy != null) {
+      response.putHeader("X-Floe-Served-By", servedBy);
+    }
+    // A forwarded answer carries the owner's own X-Floe-Served-By, which replaces ours.
+    answer.headers().forEach(response::putHeader);
+    if (answer.body() == null || request.method() == HttpMethod.HEAD) {
+      response.end();
+    } else {
+      if (!response.headers().contains("Content-Type")) {
+        response.putHeader("Content-Type", "application/json");
+      }
+      response.end(Buffer.buffer(answer.body()));
+    }
+  }
+
   /** A read whose key another instance hosts is answered by that instance. */
-  private Future<HttpResult> forwardIfElsewhere(HttpServerRequest request, Buffer body, Throwable error) {
-    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+  private Future<HttpResult> forwardIfElsewhere(
+      HttpServerRequest request, Buffer body, Throwable error) {
+    Throwable cause =
+        error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause()
+            : error;
     if (cause instanceof dev.floe.projections.NotLocalException owner && forwarder != null) {
       return forwarder.forward(request, body, owner);
     }

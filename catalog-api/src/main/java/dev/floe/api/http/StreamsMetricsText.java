@@ -18,7 +18,12 @@ import org.apache.kafka.streams.KafkaStreams;
 final class StreamsMetricsText {
   /** One Kafka metric ({@code group}, {@code name}) exposed under {@code prometheusName}. */
   private record Exposed(
-      String group, String name, String prometheusName, String type, String help, List<String> tags) {
+      String group,
+      String name,
+      String prometheusName,
+      String type,
+      String help,
+      List<String> tags) {
     /** Exactly these tags: a consumer's per-partition lag is not its client-wide maximum. */
     boolean matches(MetricName metric) {
       return metric.group().equals(group)
@@ -29,22 +34,57 @@ final class StreamsMetricsText {
 
   private static final List<Exposed> EXPOSED =
       List.of(
-          new Exposed("stream-thread-metrics", "process-rate", "floe_streams_process_rate", "gauge",
-              "Records processed per second by each stream thread.", List.of("thread-id")),
-          new Exposed("stream-thread-metrics", "process-total", "floe_streams_process_total", "counter",
-              "Records processed by each stream thread since it started.", List.of("thread-id")),
-          new Exposed("stream-thread-metrics", "commit-latency-avg", "floe_streams_commit_latency_avg_ms", "gauge",
-              "Average time of a stream thread's commit (its Kafka transaction), in ms.", List.of("thread-id")),
-          new Exposed("stream-thread-metrics", "commit-latency-max", "floe_streams_commit_latency_max_ms", "gauge",
-              "Longest commit of a stream thread in the metrics window, in ms.", List.of("thread-id")),
-          new Exposed("consumer-fetch-manager-metrics", "records-lag-max", "floe_streams_records_lag_max", "gauge",
-              "Largest lag in records of any partition a processor consumer reads, in the metrics window.",
+          new Exposed(
+              "stream-thread-metrics",
+              "process-rate",
+              "floe_streams_process_rate",
+              "gauge",
+              "Records processed per second by each stream thread.",
+              List.of("thread-id")),
+          new Exposed(
+              "stream-thread-metrics",
+              "process-total",
+              "floe_streams_process_total",
+              "counter",
+              "Records processed by each stream thread since it started.",
+              List.of("thread-id")),
+          new Exposed(
+              "stream-thread-metrics",
+              "commit-latency-avg",
+              "floe_streams_commit_latency_avg_ms",
+              "gauge",
+              "Average time of a stream thread's commit (its Kafka transaction), in ms.",
+              List.of("thread-id")),
+          new Exposed(
+              "stream-thread-metrics",
+              "commit-latency-max",
+              "floe_streams_commit_latency_max_ms",
+              "gauge",
+              "Longest commit of a stream thread in the metrics window, in ms.",
+              List.of("thread-id")),
+          new Exposed(
+              "consumer-fetch-manager-metrics",
+              "records-lag-max",
+              "floe_streams_records_lag_max",
+              "gauge",
+              "Largest lag in records of any partition a processor consumer reads, in the metrics"
+                  + " window.",
               List.of("client-id")),
-          new Exposed("consumer-fetch-manager-metrics", "records-lag", "floe_consumer_lag_records", "gauge",
-              "Records between a processor consumer's position and the end of each partition it reads.",
+          new Exposed(
+              "consumer-fetch-manager-metrics",
+              "records-lag",
+              "floe_consumer_lag_records",
+              "gauge",
+              "Records between a processor consumer's position and the end of each partition it"
+                  + " reads.",
               List.of("client-id", "topic", "partition")),
-          new Exposed("stream-metrics", "alive-stream-threads", "floe_streams_alive_threads", "gauge",
-              "Stream threads currently running.", List.of()));
+          new Exposed(
+              "stream-metrics",
+              "alive-stream-threads",
+              "floe_streams_alive_threads",
+              "gauge",
+              "Stream threads currently running.",
+              List.of()));
 
   private final Supplier<KafkaStreams.State> state;
   private final Supplier<Map<MetricName, ? extends Metric>> metrics;
@@ -53,17 +93,24 @@ final class StreamsMetricsText {
     this(streams::state, streams::metrics);
   }
 
-  StreamsMetricsText(Supplier<KafkaStreams.State> state, Supplier<Map<MetricName, ? extends Metric>> metrics) {
+  StreamsMetricsText(
+      Supplier<KafkaStreams.State> state, Supplier<Map<MetricName, ? extends Metric>> metrics) {
     this.state = state;
     this.metrics = metrics;
   }
 
   void render(StringBuilder text) {
     KafkaStreams.State current = state.get();
-    text.append("# HELP floe_streams_state The command processor's Kafka Streams state (1 for the current one).\n");
+    text.append(
+        "# HELP floe_streams_state The command processor's Kafka Streams state (1 for the current"
+            + " one).\n");
     text.append("# TYPE floe_streams_state gauge\n");
     for (KafkaStreams.State s : KafkaStreams.State.values()) {
-      text.append("floe_streams_state{state=\"").append(s).append("\"} ").append(s == current ? 1 : 0).append('\n');
+      text.append("floe_streams_state{state=\"")
+          .append(s)
+          .append("\"} ")
+          .append(s == current ? 1 : 0)
+          .append('\n');
     }
     Map<MetricName, ? extends Metric> all = metrics.get();
     Set<String> legacyTopics = legacyTopicNames(all.keySet());
@@ -77,17 +124,30 @@ final class StreamsMetricsText {
               lines.put(labels(name, exposed.tags()), number(value.doubleValue()));
             }
           });
-      text.append("# HELP ").append(exposed.prometheusName()).append(' ').append(exposed.help()).append('\n');
-      text.append("# TYPE ").append(exposed.prometheusName()).append(' ').append(exposed.type()).append('\n');
+      text.append("# HELP ")
+          .append(exposed.prometheusName())
+          .append(' ')
+          .append(exposed.help())
+          .append('\n');
+      text.append("# TYPE ")
+          .append(exposed.prometheusName())
+          .append(' ')
+          .append(exposed.type())
+          .append('\n');
       lines.forEach(
-          (labels, value) -> text.append(exposed.prometheusName()).append(labels).append(' ').append(value).append('\n'));
+          (labels, value) ->
+              text.append(exposed.prometheusName())
+                  .append(labels)
+                  .append(' ')
+                  .append(value)
+                  .append('\n'));
     }
   }
 
   /**
    * Kafka registers per-partition consumer metrics twice while KIP-1109's deprecation runs: with
-   * the topic's name, and with its dots replaced by underscores. The underscored twins are left
-   * out (a name without dots has one form only, and stays).
+   * the topic's name, and with its dots replaced by underscores. The underscored twins are left out
+   * (a name without dots has one form only, and stays).
    */
   private static Set<String> legacyTopicNames(Set<MetricName> names) {
     Set<String> legacy = new HashSet<>();
@@ -109,7 +169,11 @@ final class StreamsMetricsText {
       if (labels.length() > 1) {
         labels.append(',');
       }
-      labels.append(tag.replace('-', '_')).append("=\"").append(CatalogMetrics.escape(name.tags().get(tag))).append('"');
+      labels
+          .append(tag.replace('-', '_'))
+          .append("=\"")
+          .append(CatalogMetrics.escape(name.tags().get(tag)))
+          .append('"');
     }
     return labels.append('}').toString();
   }

@@ -67,13 +67,14 @@ final class TableHandlers {
   }
 
   /**
-   * {@code snapshots=refs} serves only referenced snapshots; {@code If-None-Match} with the
-   * current ETag answers 304 without a body.
+   * {@code snapshots=refs} serves only referenced snapshots; {@code If-None-Match} with the current
+   * ETag answers 304 without a body.
    */
   Future<HttpResult> handleLoadTable(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
-    LoadTableResponses.SnapshotMode mode = LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
+    LoadTableResponses.SnapshotMode mode =
+        LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
@@ -94,7 +95,9 @@ final class TableHandlers {
   private void requireMetadataFile(TableState state) {
     if (!catalog.metadataFiles().exists(state.metadataLocation())) {
       throw new ApiException(
-          404, "NotFoundException", "Failed to open input stream for file: " + state.metadataLocation());
+          404,
+          "NotFoundException",
+          "Failed to open input stream for file: " + state.metadataLocation());
     }
   }
 
@@ -109,20 +112,24 @@ final class TableHandlers {
     TableIdentifier table = request.table();
     UpdateTableRequest body = request.body(UpdateTableRequest.class);
     if (body.identifier() != null && !body.identifier().equals(table)) {
-      throw ApiException.badRequest("Identifier in body %s does not match path %s", body.identifier(), table);
+      throw ApiException.badRequest(
+          "Identifier in body %s does not match path %s", body.identifier(), table);
     }
-    if (body.requirements().stream().anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+    if (body.requirements().stream()
+        .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       return commitCreateTransaction(request, warehouse, table, body);
     }
     CommitTableCommand command =
-        new CommitTableCommand(catalog.header(request), warehouse, table, body.requirements(), body.updates());
+        new CommitTableCommand(
+            catalog.header(request), warehouse, table, body.requirements(), body.updates());
     return catalog.submit(command).map(TableHandlers::tableResponse);
   }
 
   /** The commit of a create transaction: {@code assert-create} and nothing else may be required. */
   private Future<HttpResult> commitCreateTransaction(
       RequestContext request, String warehouse, TableIdentifier table, UpdateTableRequest body) {
-    if (!body.requirements().stream().allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+    if (!body.requirements().stream()
+        .allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       throw ApiException.badRequest("Invalid create requirements: %s", body.requirements());
     }
     CreateTableTransactionCommand command =
@@ -140,12 +147,16 @@ final class TableHandlers {
     String warehouse = catalog.writableWarehouse(request);
     TableIdentifier table = request.table();
     boolean purge = Boolean.parseBoolean(request.query("purgeRequested"));
-    DropTableCommand command = new DropTableCommand(catalog.header(request), warehouse, table, purge);
+    DropTableCommand command =
+        new DropTableCommand(catalog.header(request), warehouse, table, purge);
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
   private TableState load(RequestContext request, String warehouse, TableIdentifier table) {
-    return catalog.queries(request).table(warehouse, table).orElseThrow(() -> ApiException.noSuchTable(table));
+    return catalog
+        .queries(request)
+        .table(warehouse, table)
+        .orElseThrow(() -> ApiException.noSuchTable(table));
   }
 
   static HttpResult tableResponse(CommandReply reply) {

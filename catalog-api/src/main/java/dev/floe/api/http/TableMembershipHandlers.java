@@ -24,13 +24,14 @@ final class TableMembershipHandlers {
     Names.requireValid(body.source());
     Names.requireValid(body.destination());
     RenameTableCommand command =
-        new RenameTableCommand(catalog.header(request), warehouse, body.source(), body.destination());
+        new RenameTableCommand(
+            catalog.header(request), warehouse, body.source(), body.destination());
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
   /**
-   * Reads the metadata file here, at the edge (the processor stays free of reads that could
-   * fail), and sends what it read: 400 when the file cannot be read as table metadata.
+   * Reads the metadata file here, at the edge (the processor stays free of reads that could fail),
+   * and sends what it read: 400 when the file cannot be read as table metadata.
    */
   Future<HttpResult> handleRegisterTable(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
@@ -57,7 +58,8 @@ final class TableMembershipHandlers {
     try {
       return catalog.metadataFiles().read(location);
     } catch (RuntimeException e) {
-      throw ApiException.badRequest("Cannot read table metadata from %s: %s", location, e.getMessage());
+      throw ApiException.badRequest(
+          "Cannot read table metadata from %s: %s", location, e.getMessage());
     }
   }
 
@@ -67,7 +69,11 @@ final class TableMembershipHandlers {
     ReportMetricsRequest body = request.body(ReportMetricsRequest.class);
     catalog
         .metrics()
-        .countReport(warehouse, table.namespace().toString(), table.name(), body.reportType().name().toLowerCase(java.util.Locale.ROOT));
+        .countReport(
+            warehouse,
+            table.namespace().toString(),
+            table.name(),
+            body.reportType().name().toLowerCase(java.util.Locale.ROOT));
     return Future.succeededFuture(HttpResult.noContent());
   }
 

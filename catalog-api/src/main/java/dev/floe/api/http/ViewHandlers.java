@@ -20,7 +20,9 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.view.ViewMetadataParser;
 
-/** The view routes of the Iceberg REST spec: tables and views share one name space per namespace. */
+/**
+ * The view routes of the Iceberg REST spec: tables and views share one name space per namespace.
+ */
 final class ViewHandlers {
   private final CatalogContext catalog;
 
@@ -44,7 +46,10 @@ final class ViewHandlers {
         .map(
             (Page<TableIdentifier> page) ->
                 HttpResult.json(
-                    ListTablesResponse.builder().addAll(page.items()).nextPageToken(page.nextPageToken()).build()));
+                    ListTablesResponse.builder()
+                        .addAll(page.items())
+                        .nextPageToken(page.nextPageToken())
+                        .build()));
   }
 
   Future<HttpResult> handleCreateView(RequestContext request) {
@@ -68,7 +73,10 @@ final class ViewHandlers {
     TableIdentifier view = request.table();
     return catalog
         .read(() -> load(request, warehouse, view))
-        .map(state -> HttpResult.raw(LoadTableResponses.body(state.metadataLocation(), state.metadataJson())));
+        .map(
+            state ->
+                HttpResult.raw(
+                    LoadTableResponses.body(state.metadataLocation(), state.metadataJson())));
   }
 
   Future<HttpResult> handleViewExists(RequestContext request) {
@@ -82,13 +90,15 @@ final class ViewHandlers {
     TableIdentifier view = request.table();
     UpdateTableRequest body = request.body(UpdateTableRequest.class);
     CommitViewCommand command =
-        new CommitViewCommand(catalog.header(request), warehouse, view, body.requirements(), body.updates());
+        new CommitViewCommand(
+            catalog.header(request), warehouse, view, body.requirements(), body.updates());
     return catalog.submit(command).map(ViewHandlers::viewResponse);
   }
 
   Future<HttpResult> handleDropView(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
-    DropViewCommand command = new DropViewCommand(catalog.header(request), warehouse, request.table());
+    DropViewCommand command =
+        new DropViewCommand(catalog.header(request), warehouse, request.table());
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
@@ -98,7 +108,8 @@ final class ViewHandlers {
     Names.requireValid(body.source());
     Names.requireValid(body.destination());
     RenameViewCommand command =
-        new RenameViewCommand(catalog.header(request), warehouse, body.source(), body.destination());
+        new RenameViewCommand(
+            catalog.header(request), warehouse, body.source(), body.destination());
     return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
@@ -114,16 +125,24 @@ final class ViewHandlers {
         .compose(
             metadata ->
                 catalog.submit(
-                    new RegisterViewCommand(catalog.header(request), warehouse, view, body.metadataLocation(), metadata)))
+                    new RegisterViewCommand(
+                        catalog.header(request),
+                        warehouse,
+                        view,
+                        body.metadataLocation(),
+                        metadata)))
         .map(ViewHandlers::viewResponse);
   }
 
   private com.fasterxml.jackson.databind.JsonNode readViewMetadata(String location) {
     try {
-      String json = ViewMetadataParser.toJson(ViewMetadataParser.read(catalog.metadataFiles().io(location), location));
+      String json =
+          ViewMetadataParser.toJson(
+              ViewMetadataParser.read(catalog.metadataFiles().io(location), location));
       return FloeJson.mapper().readTree(json);
     } catch (Exception e) {
-      throw ApiException.badRequest("Cannot read view metadata from %s: %s", location, e.getMessage());
+      throw ApiException.badRequest(
+          "Cannot read view metadata from %s: %s", location, e.getMessage());
     }
   }
 
@@ -131,10 +150,12 @@ final class ViewHandlers {
     return catalog
         .queries(request)
         .view(warehouse, view)
-        .orElseThrow(() -> new ApiException(404, "NoSuchViewException", "View does not exist: " + view));
+        .orElseThrow(
+            () -> new ApiException(404, "NoSuchViewException", "View does not exist: " + view));
   }
 
   private static HttpResult viewResponse(CommandReply reply) {
-    return new HttpResult(200, LoadTableResponses.body(reply.metadataLocation(), reply.metadata()), Map.of());
+    return new HttpResult(
+        200, LoadTableResponses.body(reply.metadataLocation(), reply.metadata()), Map.of());
   }
 }

@@ -33,7 +33,8 @@ final class EventLines implements TailCommand.Lines {
     if (!matches(envelope.data())) {
       return Optional.empty();
     }
-    return Optional.of(options.json() ? new String(value, StandardCharsets.UTF_8) : format(envelope));
+    return Optional.of(
+        options.json() ? new String(value, StandardCharsets.UTF_8) : format(envelope));
   }
 
   private boolean matches(CatalogEvent event) {
@@ -41,7 +42,8 @@ final class EventLines implements TailCommand.Lines {
         && (options.table() == null
             || options.table().equals(event.subject())
             // a rename is the last event under the old name too
-            || (event instanceof TableRenamedEvent renamed && options.table().equals(renamed.from().toString())))
+            || (event instanceof TableRenamedEvent renamed
+                && options.table().equals(renamed.from().toString())))
         && (options.namespace() == null || options.namespace().equals(namespaceOf(event)));
   }
 
@@ -94,7 +96,9 @@ final class EventLines implements TailCommand.Lines {
     } else if (event instanceof TableDroppedEvent e) {
       return e.purgeRequested() ? List.of("purge=requested") : List.of();
     } else if (event instanceof NamespaceCreatedEvent e) {
-      return e.properties().isEmpty() ? List.of() : List.of("properties=" + new TreeMap<>(e.properties()));
+      return e.properties().isEmpty()
+          ? List.of()
+          : List.of("properties=" + new TreeMap<>(e.properties()));
     } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
       return List.of("updated=" + new TreeMap<>(e.updated()), "removed=" + e.removed());
     }

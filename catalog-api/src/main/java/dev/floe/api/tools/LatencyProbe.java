@@ -21,7 +21,8 @@ public final class LatencyProbe {
     this.base = url.replaceAll("/$", "") + "/v1/" + warehouse;
   }
 
-  public static void run(String url, String warehouse, int count) throws IOException, InterruptedException {
+  public static void run(String url, String warehouse, int count)
+      throws IOException, InterruptedException {
     LatencyProbe probe = new LatencyProbe(url, warehouse);
     String namespace = "latency_" + System.currentTimeMillis();
     probe.send("POST", "/namespaces", "{\"namespace\":[\"" + namespace + "\"]}");
@@ -35,7 +36,12 @@ public final class LatencyProbe {
     long[] loads = new long[count];
     for (int i = -warmup; i < count; i++) {
       long started = System.nanoTime();
-      probe.send("POST", tables + "/t", "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"n\":\"" + i + "\"}}]}");
+      probe.send(
+          "POST",
+          tables + "/t",
+          "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"n\":\""
+              + i
+              + "\"}}]}");
       long committed = System.nanoTime();
       probe.send("GET", tables + "/t", null);
       long loaded = System.nanoTime();
@@ -67,12 +73,19 @@ public final class LatencyProbe {
     return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
   }
 
-  private void send(String method, String path, String body) throws IOException, InterruptedException {
+  private void send(String method, String path, String body)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
-    request.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-    HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() >= 300) {
-      throw new IOException(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+      throw new IOException(
+          method + " " + path + " answered " + response.statusCode() + ": " + response.body());
     }
   }
 }

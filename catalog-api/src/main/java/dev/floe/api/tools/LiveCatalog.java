@@ -39,10 +39,16 @@ final class LiveCatalog {
     for (JsonNode ns : get("/v1/" + encode(warehouse) + "/namespaces" + query).path("namespaces")) {
       List<String> levels = new ArrayList<>();
       ns.forEach(level -> levels.add(level.asText()));
-      String path = "/v1/" + encode(warehouse) + "/namespaces/" + encode(String.join("\u001f", levels));
+      String path =
+          "/v1/" + encode(warehouse) + "/namespaces/" + encode(String.join("\u001f", levels));
       Map<String, String> properties = new TreeMap<>();
-      get(path).path("properties").fields().forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
-      digests.put(warehouse + "/" + String.join(".", levels), dev.floe.projections.replay.StateDigests.namespace(properties));
+      get(path)
+          .path("properties")
+          .fields()
+          .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
+      digests.put(
+          warehouse + "/" + String.join(".", levels),
+          dev.floe.projections.replay.StateDigests.namespace(properties));
       for (JsonNode table : get(path + "/tables").path("identifiers")) {
         String name = table.path("name").asText();
         JsonNode loaded = get(path + "/tables/" + encode(name));
@@ -58,7 +64,8 @@ final class LiveCatalog {
         digests.put(
             warehouse + "/view:" + String.join(".", levels) + "." + name,
             dev.floe.projections.replay.StateDigests.view(
-                loaded.path("metadata-location").asText(), FloeJson.mapper().writeValueAsString(loaded.path("metadata"))));
+                loaded.path("metadata-location").asText(),
+                FloeJson.mapper().writeValueAsString(loaded.path("metadata"))));
       }
       walk(warehouse, levels, digests);
     }
@@ -66,7 +73,9 @@ final class LiveCatalog {
 
   private JsonNode get(String path) throws IOException, InterruptedException {
     HttpResponse<byte[]> response =
-        http.send(HttpRequest.newBuilder(URI.create(base + path)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+        http.send(
+            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
+            HttpResponse.BodyHandlers.ofByteArray());
     if (response.statusCode() != 200) {
       throw new IOException("GET " + path + " answered " + response.statusCode());
     }

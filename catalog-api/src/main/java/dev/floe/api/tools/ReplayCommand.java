@@ -21,9 +21,9 @@ import org.apache.iceberg.TableMetadataParser;
 
 /**
  * {@code floe replay}: rebuilds the catalog from {@code floe.events} alone into fresh RocksDB
- * stores, then compares it, table by table and namespace by namespace, with the live catalog
- * (over its REST API). With {@code --until <time|offset>} it stops there and prints the catalog
- * as it was.
+ * stores, then compares it, table by table and namespace by namespace, with the live catalog (over
+ * its REST API). With {@code --until <time|offset>} it stops there and prints the catalog as it
+ * was.
  */
 public final class ReplayCommand {
   static final String USAGE =
@@ -35,8 +35,12 @@ public final class ReplayCommand {
 
   private ReplayCommand() {}
 
-  /** @return 0 when the replayed state equals the live state (or no comparison was asked), 1 when not */
-  public static int run(String[] args, PrintStream out, PrintStream err) throws IOException, InterruptedException {
+  /**
+   * @return 0 when the replayed state equals the live state (or no comparison was asked), 1 when
+   *     not
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err)
+      throws IOException, InterruptedException {
     Map<String, String> flags = new HashMap<>();
     for (int i = 1; i < args.length; i++) {
       if (args[i].equals("--no-compare")) {
@@ -49,19 +53,26 @@ public final class ReplayCommand {
       }
     }
     Path dataDir = Path.of(flags.getOrDefault("--data-dir", "floe-data")).toAbsolutePath();
-    String bootstrap = flags.containsKey("--kafka") ? flags.get("--kafka") : embeddedBootstrap(dataDir);
+    String bootstrap =
+        flags.containsKey("--kafka") ? flags.get("--kafka") : embeddedBootstrap(dataDir);
     EventLogReader.Until until = EventLogReader.Until.parse(flags.get("--until"));
     Topics topics = new Topics(flags.getOrDefault("--topic-prefix", "floe."));
 
     ReplayState state = new ReplayState();
     long started = System.nanoTime();
     long applied =
-        EventLogReader.replay(bootstrap, topics.events(), until, state, (done, total) -> progress(err, done, total));
+        EventLogReader.replay(
+            bootstrap, topics.events(), until, state, (done, total) -> progress(err, done, total));
     double seconds = (System.nanoTime() - started) / 1e9;
     err.println();
-    Path outDir = Path.of(flags.getOrDefault("--out", dataDir.resolve("replay-" + System.currentTimeMillis()).toString()));
+    Path outDir =
+        Path.of(
+            flags.getOrDefault(
+                "--out", dataDir.resolve("replay-" + System.currentTimeMillis()).toString()));
     ReplayStores.write(state, outDir);
-    out.printf("Replayed %d events in %.1f s (%.0f events/s) into %s%n", applied, seconds, applied / Math.max(seconds, 1e-9), outDir);
+    out.printf(
+        "Replayed %d events in %.1f s (%.0f events/s) into %s%n",
+        applied, seconds, applied / Math.max(seconds, 1e-9), outDir);
 
     if (until != EventLogReader.Until.END) {
       print(state, out);
@@ -70,11 +81,13 @@ public final class ReplayCommand {
     if (flags.containsKey("--no-compare")) {
       return 0;
     }
-    return compare(state, new LiveCatalog(flags.getOrDefault("--url", "http://localhost:8181")), out);
+    return compare(
+        state, new LiveCatalog(flags.getOrDefault("--url", "http://localhost:8181")), out);
   }
 
   /** Digest per namespace and table on both sides; prints every difference. */
-  static int compare(ReplayState state, LiveCatalog live, PrintStream out) throws IOException, InterruptedException {
+  static int compare(ReplayState state, LiveCatalog live, PrintStream out)
+      throws IOException, InterruptedException {
     Map<String, String> replayed = digests(state);
     Set<String> warehouses = new TreeSet<>();
     replayed.keySet().forEach(key -> warehouses.add(key.substring(0, key.indexOf('/'))));
@@ -90,7 +103,11 @@ public final class ReplayCommand {
       String b = current.get(entity);
       if (a == null || !a.equals(b)) {
         differences++;
-        out.printf("DIFFERS  %s  replayed=%s live=%s%n", entity, a == null ? "absent" : a.substring(0, 12), b == null ? "absent" : b.substring(0, 12));
+        out.printf(
+            "DIFFERS  %s  replayed=%s live=%s%n",
+            entity,
+            a == null ? "absent" : a.substring(0, 12),
+            b == null ? "absent" : b.substring(0, 12));
       }
     }
     out.printf("%d namespaces and tables compared, %d differ%n", all.size(), differences);
@@ -100,7 +117,9 @@ public final class ReplayCommand {
   public static Map<String, String> digests(ReplayState state) {
     Map<String, String> digests = new TreeMap<>();
     for (Map.Entry<ReplayState.NamespaceRef, NamespaceState> ns : state.namespaces().entrySet()) {
-      digests.put(ns.getKey().warehouse() + "/" + ns.getKey().namespace(), StateDigests.namespace(ns.getValue().properties()));
+      digests.put(
+          ns.getKey().warehouse() + "/" + ns.getKey().namespace(),
+          StateDigests.namespace(ns.getValue().properties()));
     }
     for (ReplayState.ReplayedTable table : state.tables()) {
       digests.put(
@@ -118,9 +137,17 @@ public final class ReplayCommand {
   private static void print(ReplayState state, PrintStream out) {
     state.namespaces().entrySet().stream()
         .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(Object::toString)))
-        .forEach(ns -> out.printf("namespace %s/%s %s%n", ns.getKey().warehouse(), ns.getKey().namespace(), new TreeMap<>(ns.getValue().properties())));
+        .forEach(
+            ns ->
+                out.printf(
+                    "namespace %s/%s %s%n",
+                    ns.getKey().warehouse(),
+                    ns.getKey().namespace(),
+                    new TreeMap<>(ns.getValue().properties())));
     for (ReplayState.ReplayedTable table : state.tables()) {
-      TableMetadata metadata = TableMetadataParser.fromJson(table.state().metadataLocation(), table.state().metadataJson());
+      TableMetadata metadata =
+          TableMetadataParser.fromJson(
+              table.state().metadataLocation(), table.state().metadataJson());
       out.printf(
           "table %s/%s snapshot=%s schema=%d metadata=%s%n",
           table.warehouse(),
@@ -134,14 +161,21 @@ public final class ReplayCommand {
   private static void progress(PrintStream err, long done, long total) {
     int width = 30;
     int filled = total == 0 ? width : (int) (width * done / total);
-    err.printf("\r[%s%s] %3d%% %d/%d events", "#".repeat(filled), ".".repeat(width - filled), total == 0 ? 100 : 100 * done / total, done, total);
+    err.printf(
+        "\r[%s%s] %3d%% %d/%d events",
+        "#".repeat(filled),
+        ".".repeat(width - filled),
+        total == 0 ? 100 : 100 * done / total,
+        done,
+        total);
   }
 
   /** The embedded broker of a local data directory: its port is kept in kafka-ports.properties. */
   static String embeddedBootstrap(Path dataDir) throws IOException {
     Path ports = dataDir.resolve("kafka-ports.properties");
     if (!Files.exists(ports)) {
-      throw new IOException("No embedded broker in " + dataDir + " (no kafka-ports.properties); pass --kafka");
+      throw new IOException(
+          "No embedded broker in " + dataDir + " (no kafka-ports.properties); pass --kafka");
     }
     Properties props = new Properties();
     try (var in = Files.newInputStream(ports)) {

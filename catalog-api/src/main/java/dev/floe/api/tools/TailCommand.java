@@ -34,8 +34,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>It reads without a consumer group: it assigns itself every partition and commits nothing, so
  * any number of tails can run beside the catalog without a rebalance. It reads {@code
- * read_committed}: an event shows once the processor's transaction that wrote it has committed,
- * the same view the projections have.
+ * read_committed}: an event shows once the processor's transaction that wrote it has committed, the
+ * same view the projections have.
  */
 public final class TailCommand {
   private static final Logger LOG = LoggerFactory.getLogger(TailCommand.class);
@@ -44,28 +44,28 @@ public final class TailCommand {
 
   static final String USAGE =
       """
-      Usage: floe events tail [--table ns.t] [--namespace ns] [--type floe.table.committed,...]
-                              [--from-beginning] [--json] [--limit N] [--timeout-ms T]
-                              [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
-             floe audit tail  [--table ns.t] [--principal p] [--status 409,5xx]
-                              [--from-beginning] [--json] [--limit N] [--timeout-ms T]
-                              [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
+Usage: floe events tail [--table ns.t] [--namespace ns] [--type floe.table.committed,...]
+                        [--from-beginning] [--json] [--limit N] [--timeout-ms T]
+                        [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
+       floe audit tail  [--table ns.t] [--principal p] [--status 409,5xx]
+                        [--from-beginning] [--json] [--limit N] [--timeout-ms T]
+                        [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
 
-      Prints the catalog's changes (floe.events) or its request outcomes (floe.audit), one line each.
+Prints the catalog's changes (floe.events) or its request outcomes (floe.audit), one line each.
 
-        --table           only this table or namespace, levels joined by '.' (db.sales.orders)
-        --namespace       only events about this namespace and the tables directly in it
-        --type            only these event types, comma-separated
-        --principal       only requests by this principal
-        --status          only these HTTP statuses, comma-separated; 4xx or 5xx match a class
-        --from-beginning  start at the oldest record kept instead of at the newest
-        --json            print each record's JSON as written instead of a readable line
-        --limit           stop after printing N records
-        --timeout-ms      stop once no record has arrived for T ms (default: follow until interrupted)
-        --kafka           the Kafka cluster (default: the embedded broker of --data-dir)
-        --data-dir        the data directory of a `floe serve` on this machine (default ./floe-data)
-        --topic-prefix    the prefix of Floe's topic names (default floe.)
-      """;
+  --table           only this table or namespace, levels joined by '.' (db.sales.orders)
+  --namespace       only events about this namespace and the tables directly in it
+  --type            only these event types, comma-separated
+  --principal       only requests by this principal
+  --status          only these HTTP statuses, comma-separated; 4xx or 5xx match a class
+  --from-beginning  start at the oldest record kept instead of at the newest
+  --json            print each record's JSON as written instead of a readable line
+  --limit           stop after printing N records
+  --timeout-ms      stop once no record has arrived for T ms (default: follow until interrupted)
+  --kafka           the Kafka cluster (default: the embedded broker of --data-dir)
+  --data-dir        the data directory of a `floe serve` on this machine (default ./floe-data)
+  --topic-prefix    the prefix of Floe's topic names (default floe.)
+""";
 
   /** Renders one record's value, or nothing when a filter leaves it out. */
   interface Lines {
@@ -100,7 +100,10 @@ public final class TailCommand {
     try {
       bootstrap = bootstrapServers(options);
       try (KafkaConsumer<byte[], byte[]> consumer =
-          new KafkaConsumer<>(consumerProps(bootstrap, what), new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+          new KafkaConsumer<>(
+              consumerProps(bootstrap, what),
+              new ByteArrayDeserializer(),
+              new ByteArrayDeserializer())) {
         assign(consumer, topic, options.fromBeginning());
         follow(consumer, lines, options, out);
       }
@@ -108,7 +111,12 @@ public final class TailCommand {
     } catch (InterruptException e) {
       return 0; // "until interrupted": the interrupt flag stays set for the caller
     } catch (TimeoutException e) {
-      out.println("Kafka at " + bootstrap + " did not answer within " + METADATA_TIMEOUT.toSeconds() + " s; is it running?");
+      out.println(
+          "Kafka at "
+              + bootstrap
+              + " did not answer within "
+              + METADATA_TIMEOUT.toSeconds()
+              + " s; is it running?");
       return 1;
     } catch (IOException | IllegalStateException | KafkaException e) {
       out.println(e.getMessage());
@@ -116,7 +124,9 @@ public final class TailCommand {
     }
   }
 
-  /** {@code --kafka}, else the embedded broker whose ports {@code floe serve} keeps in its data dir. */
+  /**
+   * {@code --kafka}, else the embedded broker whose ports {@code floe serve} keeps in its data dir.
+   */
   static String bootstrapServers(TailOptions options) throws IOException {
     if (options.kafka() != null) {
       return options.kafka();
@@ -126,7 +136,8 @@ public final class TailCommand {
       throw new IllegalStateException(
           "No --kafka given and no embedded broker in "
               + options.dataDir().toAbsolutePath().normalize()
-              + " (no kafka-ports.properties): run this next to `floe serve`, or pass --data-dir or --kafka");
+              + " (no kafka-ports.properties): run this next to `floe serve`, or pass --data-dir or"
+              + " --kafka");
     }
     Properties ports = new Properties();
     try (InputStream in = Files.newInputStream(file)) {
@@ -151,12 +162,18 @@ public final class TailCommand {
     return props;
   }
 
-  private static void assign(KafkaConsumer<byte[], byte[]> consumer, String topic, boolean fromBeginning) {
+  private static void assign(
+      KafkaConsumer<byte[], byte[]> consumer, String topic, boolean fromBeginning) {
     List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
     if (infos.isEmpty()) {
-      throw new IllegalStateException("Topic " + topic + " does not exist: has `floe serve` started on this Kafka with this --topic-prefix?");
+      throw new IllegalStateException(
+          "Topic "
+              + topic
+              + " does not exist: has `floe serve` started on this Kafka with this"
+              + " --topic-prefix?");
     }
-    List<TopicPartition> partitions = infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
+    List<TopicPartition> partitions =
+        infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();
     consumer.assign(partitions);
     if (fromBeginning) {
       consumer.seekToBeginning(partitions);
@@ -167,7 +184,8 @@ public final class TailCommand {
     partitions.forEach(p -> consumer.position(p, METADATA_TIMEOUT));
   }
 
-  private static void follow(KafkaConsumer<byte[], byte[]> consumer, Lines lines, TailOptions options, PrintStream out) {
+  private static void follow(
+      KafkaConsumer<byte[], byte[]> consumer, Lines lines, TailOptions options, PrintStream out) {
     Duration idle = options.idleTimeout();
     Duration poll = idle != null && idle.compareTo(POLL) < 0 ? idle : POLL;
     long printed = 0;
@@ -195,15 +213,16 @@ public final class TailCommand {
   }
 
   /**
-   * Kafka orders records only within a partition. Interleave one poll's partitions by record
-   * time, so history reads in order (a namespace before its tables), without ever reordering a
-   * partition: one entity's events keep their sequence.
+   * Kafka orders records only within a partition. Interleave one poll's partitions by record time,
+   * so history reads in order (a namespace before its tables), without ever reordering a partition:
+   * one entity's events keep their sequence.
    */
   static List<ConsumerRecord<byte[], byte[]>> inTimeOrder(ConsumerRecords<byte[], byte[]> records) {
     List<Deque<ConsumerRecord<byte[], byte[]>>> queues = new ArrayList<>();
     records.partitions().forEach(p -> queues.add(new ArrayDeque<>(records.records(p))));
     queues.removeIf(Deque::isEmpty);
-    Comparator<Deque<ConsumerRecord<byte[], byte[]>>> byHeadTime = Comparator.comparingLong(q -> q.peekFirst().timestamp());
+    Comparator<Deque<ConsumerRecord<byte[], byte[]>>> byHeadTime =
+        Comparator.comparingLong(q -> q.peekFirst().timestamp());
     List<ConsumerRecord<byte[], byte[]>> merged = new ArrayList<>(records.count());
     while (!queues.isEmpty()) {
       Deque<ConsumerRecord<byte[], byte[]>> next = Collections.min(queues, byHeadTime);
@@ -223,7 +242,12 @@ public final class TailCommand {
     try {
       return lines.line(record.value());
     } catch (RuntimeException e) {
-      LOG.warn("Skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.getMessage());
+      LOG.warn(
+          "Skipping {}-{}@{}: {}",
+          record.topic(),
+          record.partition(),
+          record.offset(),
+          e.getMessage());
       return Optional.empty();
     }
   }

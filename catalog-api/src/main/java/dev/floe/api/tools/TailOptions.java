@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The flags of {@code floe events tail} and {@code floe audit tail}, parsed and checked. A bad
- * flag throws {@link IllegalArgumentException} with a message for the user.
+ * The flags of {@code floe events tail} and {@code floe audit tail}, parsed and checked. A bad flag
+ * throws {@link IllegalArgumentException} with a message for the user.
  *
  * @param limit how many matching records to print before stopping, or {@link Long#MAX_VALUE}
  * @param idleTimeout stop when no record arrived for this long, or null to follow forever
@@ -67,7 +67,8 @@ record TailOptions(
       if (SWITCHES.contains(flag)) {
         flags.put(flag, "");
       } else if (!COMMON.contains(flag) && !OWN.get(what).contains(flag)) {
-        throw new IllegalArgumentException("Unknown option " + flag + " for floe " + what + " tail");
+        throw new IllegalArgumentException(
+            "Unknown option " + flag + " for floe " + what + " tail");
       } else if (i + 1 >= args.length) {
         throw new IllegalArgumentException("Missing value for " + flag);
       } else {
@@ -81,7 +82,11 @@ record TailOptions(
   boolean statusMatches(int status) {
     return statuses.isEmpty()
         || statuses.stream()
-            .anyMatch(s -> s.endsWith("xx") ? s.charAt(0) - '0' == status / 100 : Integer.parseInt(s) == status);
+            .anyMatch(
+                s ->
+                    s.endsWith("xx")
+                        ? s.charAt(0) - '0' == status / 100
+                        : Integer.parseInt(s) == status);
   }
 
   private static long positive(String flag, String value) {
@@ -107,7 +112,8 @@ record TailOptions(
     List<String> statuses = List.of(value.split(","));
     for (String status : statuses) {
       if (!status.matches("[1-5](\\d\\d|xx)")) {
-        throw new IllegalArgumentException("--status needs HTTP statuses such as 409 or 5xx, not " + status);
+        throw new IllegalArgumentException(
+            "--status needs HTTP statuses such as 409 or 5xx, not " + status);
       }
     }
     return statuses;

@@ -28,53 +28,85 @@ class ModuleDependencyTest {
 
   @Test
   void catalogEventsDependsOnNoOtherModule() {
-    noClasses().that().resideInAPackage(EVENTS)
-        .should().dependOnClassesThat().resideInAnyPackage(INFRA, PROCESSOR, PROJECTIONS, API)
+    noClasses()
+        .that()
+        .resideInAPackage(EVENTS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(INFRA, PROCESSOR, PROJECTIONS, API)
         .check(classes);
   }
 
   @Test
   void catalogEventsUsesOnlyJacksonAndIceberg() {
-    noClasses().that().resideInAPackage(EVENTS)
-        .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..", "io.vertx..")
+    noClasses()
+        .that()
+        .resideInAPackage(EVENTS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.kafka..", "io.vertx..")
         .check(classes);
   }
 
   @Test
   void infraDependsOnNeitherApiNorProcessorNorProjections() {
-    noClasses().that().resideInAPackage(INFRA)
-        .should().dependOnClassesThat().resideInAnyPackage(PROCESSOR, PROJECTIONS, API)
+    noClasses()
+        .that()
+        .resideInAPackage(INFRA)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(PROCESSOR, PROJECTIONS, API)
         .check(classes);
   }
 
   @Test
   void processorAndProjectionsNeverImportEachOtherOrTheApi() {
-    noClasses().that().resideInAPackage(PROCESSOR)
-        .should().dependOnClassesThat().resideInAnyPackage(PROJECTIONS, API)
+    noClasses()
+        .that()
+        .resideInAPackage(PROCESSOR)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(PROJECTIONS, API)
         .check(classes);
-    noClasses().that().resideInAPackage(PROJECTIONS)
-        .should().dependOnClassesThat().resideInAnyPackage(PROCESSOR, API)
+    noClasses()
+        .that()
+        .resideInAPackage(PROJECTIONS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(PROCESSOR, API)
         .check(classes);
   }
 
   @Test
   void deciderIsFreeOfKafka() {
-    noClasses().that().resideInAPackage("dev.floe.processor")
-        .should().dependOnClassesThat().resideInAnyPackage("org.apache.kafka..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.floe.processor")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.kafka..")
         .check(classes);
   }
 
   @Test
   void noRelocatedIcebergImports() {
-    noClasses().that().resideInAPackage("dev.floe..")
-        .should().dependOnClassesThat().resideInAnyPackage("org.apache.iceberg.relocated..")
+    noClasses()
+        .that()
+        .resideInAPackage("dev.floe..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("org.apache.iceberg.relocated..")
         .check(classes);
   }
 
   @Test
   void onlyTheApiTalksHttp() {
-    noClasses().that().resideInAnyPackage(EVENTS, INFRA, PROCESSOR, PROJECTIONS)
-        .should().dependOnClassesThat().resideInAPackage("io.vertx..")
+    noClasses()
+        .that()
+        .resideInAnyPackage(EVENTS, INFRA, PROCESSOR, PROJECTIONS)
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("io.vertx..")
         .check(classes);
   }
 }

@@ -9,7 +9,10 @@ import org.apache.kafka.common.MetricName;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 
-/** The Prometheus text of {@link CatalogMetrics}: latency histograms, command outcomes, Streams gauges. */
+/**
+ * The Prometheus text of {@link CatalogMetrics}: latency histograms, command outcomes, Streams
+ * gauges.
+ */
 class CatalogMetricsTest {
   @Test
   void requestLatencyIsAHistogramByMethodRouteAndStatus() {
@@ -32,11 +35,16 @@ class CatalogMetricsTest {
     CatalogMetrics metrics = new CatalogMetrics();
     String route = "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}";
     metrics.recordCommand(route, CatalogMetrics.CommandOutcome.ACCEPTED, "", 0.02);
-    metrics.recordCommand(route, CatalogMetrics.CommandOutcome.REJECTED, "REQUIREMENT_FAILED", 0.03);
-    metrics.recordCommand(route, CatalogMetrics.CommandOutcome.REJECTED, "REQUIREMENT_FAILED", 0.03);
+    metrics.recordCommand(
+        route, CatalogMetrics.CommandOutcome.REJECTED, "REQUIREMENT_FAILED", 0.03);
+    metrics.recordCommand(
+        route, CatalogMetrics.CommandOutcome.REJECTED, "REQUIREMENT_FAILED", 0.03);
     assertThat(metrics.render())
         .contains("floe_commands_total{route=\"" + route + "\",outcome=\"accepted\",code=\"\"} 1\n")
-        .contains("floe_commands_total{route=\"" + route + "\",outcome=\"rejected\",code=\"REQUIREMENT_FAILED\"} 2\n")
+        .contains(
+            "floe_commands_total{route=\""
+                + route
+                + "\",outcome=\"rejected\",code=\"REQUIREMENT_FAILED\"} 2\n")
         .contains("floe_command_reply_wait_seconds_count{outcome=\"rejected\"} 2\n")
         .contains("floe_command_reply_wait_seconds_bucket{outcome=\"accepted\",le=\"0.025\"} 1\n");
   }
@@ -48,7 +56,8 @@ class CatalogMetricsTest {
       metrics.countReport("default", "db", "t" + i, "scan");
     }
     assertThat(metrics.reportCount("default", "db", "t0", "scan")).isEqualTo(1);
-    assertThat(metrics.reportCount("default", CatalogMetrics.OTHER, CatalogMetrics.OTHER, "scan")).isEqualTo(5);
+    assertThat(metrics.reportCount("default", CatalogMetrics.OTHER, CatalogMetrics.OTHER, "scan"))
+        .isEqualTo(5);
   }
 
   @Test
@@ -58,9 +67,39 @@ class CatalogMetricsTest {
     add(kafka, "stream-thread-metrics", "commit-latency-avg", 21.0, "thread-id", "t-1");
     add(kafka, "stream-thread-metrics", "commit-latency-max", Double.NaN, "thread-id", "t-1");
     add(kafka, "consumer-fetch-manager-metrics", "records-lag-max", 3.0, "client-id", "c");
-    add(kafka, "consumer-fetch-manager-metrics", "records-lag-max", 9.0, "client-id", "c", "topic", "floe.commands", "partition", "0");
-    add(kafka, "consumer-fetch-manager-metrics", "records-lag", 2.0, "client-id", "c", "topic", "floe.commands", "partition", "0");
-    add(kafka, "consumer-fetch-manager-metrics", "records-lag", 2.0, "client-id", "c", "topic", "floe_commands", "partition", "0");
+    add(
+        kafka,
+        "consumer-fetch-manager-metrics",
+        "records-lag-max",
+        9.0,
+        "client-id",
+        "c",
+        "topic",
+        "floe.commands",
+        "partition",
+        "0");
+    add(
+        kafka,
+        "consumer-fetch-manager-metrics",
+        "records-lag",
+        2.0,
+        "client-id",
+        "c",
+        "topic",
+        "floe.commands",
+        "partition",
+        "0");
+    add(
+        kafka,
+        "consumer-fetch-manager-metrics",
+        "records-lag",
+        2.0,
+        "client-id",
+        "c",
+        "topic",
+        "floe_commands",
+        "partition",
+        "0");
     StringBuilder text = new StringBuilder();
     new StreamsMetricsText(() -> KafkaStreams.State.RUNNING, () -> kafka).render(text);
     assertThat(text.toString())
@@ -70,11 +109,14 @@ class CatalogMetricsTest {
         .contains("floe_streams_commit_latency_avg_ms{thread_id=\"t-1\"} 21.0\n")
         .contains("floe_streams_commit_latency_max_ms{thread_id=\"t-1\"} NaN\n")
         .contains("floe_streams_records_lag_max{client_id=\"c\"} 3.0\n")
-        .contains("floe_consumer_lag_records{client_id=\"c\",topic=\"floe.commands\",partition=\"0\"} 2.0\n")
+        .contains(
+            "floe_consumer_lag_records{client_id=\"c\",topic=\"floe.commands\",partition=\"0\"}"
+                + " 2.0\n")
         .doesNotContain("floe_commands\"");
   }
 
-  private static void add(Map<MetricName, Metric> metrics, String group, String name, double value, String... tags) {
+  private static void add(
+      Map<MetricName, Metric> metrics, String group, String name, double value, String... tags) {
     Map<String, String> tagMap = new LinkedHashMap<>();
     for (int i = 0; i < tags.length; i += 2) {
       tagMap.put(tags[i], tags[i + 1]);

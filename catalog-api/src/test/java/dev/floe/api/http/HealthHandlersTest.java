@@ -12,9 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /** Liveness and readiness from the processor's state and the Kafka check. */
 class HealthHandlersTest {
-  private static final KafkaReachability.Result REACHABLE = new KafkaReachability.Result(System.nanoTime(), null);
+  private static final KafkaReachability.Result REACHABLE =
+      new KafkaReachability.Result(System.nanoTime(), null);
   private static final KafkaReachability.Result UNREACHABLE =
-      new KafkaReachability.Result(System.nanoTime(), "TimeoutException: Timed out waiting for a node assignment");
+      new KafkaReachability.Result(
+          System.nanoTime(), "TimeoutException: Timed out waiting for a node assignment");
 
   @Test
   void readyWhenProcessorRunsAndKafkaAnswers() throws Exception {
@@ -26,11 +28,14 @@ class HealthHandlersTest {
   @Test
   void notReadyWhileProcessorRebalances() {
     assertThatThrownBy(() -> handlers(KafkaStreams.State.REBALANCING, REACHABLE).handleReady(null))
-        .isInstanceOfSatisfying(ApiException.class, e -> {
-          assertThat(e.status()).isEqualTo(503);
-          assertThat(e.type()).isEqualTo("ServiceUnavailableException");
-          assertThat(e.getMessage()).isEqualTo("Not ready: the command processor is REBALANCING");
-        });
+        .isInstanceOfSatisfying(
+            ApiException.class,
+            e -> {
+              assertThat(e.status()).isEqualTo(503);
+              assertThat(e.type()).isEqualTo("ServiceUnavailableException");
+              assertThat(e.getMessage())
+                  .isEqualTo("Not ready: the command processor is REBALANCING");
+            });
   }
 
   @Test
@@ -43,7 +48,9 @@ class HealthHandlersTest {
 
   @Test
   void liveUnlessProcessorFailedForGood() throws Exception {
-    assertThat(await(handlers(KafkaStreams.State.REBALANCING, UNREACHABLE).handleLive(null)).status()).isEqualTo(200);
+    assertThat(
+            await(handlers(KafkaStreams.State.REBALANCING, UNREACHABLE).handleLive(null)).status())
+        .isEqualTo(200);
     assertThatThrownBy(() -> handlers(KafkaStreams.State.ERROR, REACHABLE).handleLive(null))
         .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
   }
@@ -51,7 +58,8 @@ class HealthHandlersTest {
   @Test
   void unreachableClusterIsReportedWithinTheTimeout() throws Exception {
     try (KafkaReachability kafka = new KafkaReachability("localhost:1")) {
-      KafkaReachability.Result result = kafka.check().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      KafkaReachability.Result result =
+          kafka.check().toCompletableFuture().get(10, TimeUnit.SECONDS);
       assertThat(result.reachable()).isFalse();
       // A fresh result is shared, not checked again.
       assertThat(kafka.check().toCompletableFuture().get(1, TimeUnit.SECONDS)).isSameAs(result);

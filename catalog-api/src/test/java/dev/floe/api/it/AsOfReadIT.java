@@ -18,9 +18,12 @@ import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A warehouse named {@code default@<time>} answers as the catalog was then, and refuses changes. */
+/**
+ * A warehouse named {@code default@<time>} answers as the catalog was then, and refuses changes.
+ */
 class AsOfReadIT {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final TableIdentifier SALES = TableIdentifier.of(Namespace.of("db"), "sales");
   private static final TableIdentifier LATER = TableIdentifier.of(Namespace.of("db"), "later");
 
@@ -41,7 +44,9 @@ class AsOfReadIT {
       sales.updateSchema().addColumn("late", Types.StringType.get()).commit();
       live.createTable(LATER, SCHEMA);
 
-      try (RESTCatalog past = RestClients.connect(floe.uri(), Map.of(CatalogProperties.WAREHOUSE_LOCATION, "default@" + then))) {
+      try (RESTCatalog past =
+          RestClients.connect(
+              floe.uri(), Map.of(CatalogProperties.WAREHOUSE_LOCATION, "default@" + then))) {
         Table asOf = past.loadTable(SALES);
         assertThat(asOf.currentSnapshot().snapshotId()).isEqualTo(firstSnapshot);
         assertThat(asOf.snapshots()).hasSize(1);
@@ -49,9 +54,12 @@ class AsOfReadIT {
         assertThat(past.listTables(SALES.namespace())).containsExactly(SALES);
         assertThatThrownBy(() -> past.loadTable(LATER)).isInstanceOf(NoSuchTableException.class);
 
-        assertThatThrownBy(() -> past.createNamespace(Namespace.of("nope"))).isInstanceOf(ForbiddenException.class);
-        assertThatThrownBy(() -> past.dropTable(SALES, false)).isInstanceOf(ForbiddenException.class);
-        assertThatThrownBy(() -> asOf.updateProperties().set("k", "v").commit()).isInstanceOf(ForbiddenException.class);
+        assertThatThrownBy(() -> past.createNamespace(Namespace.of("nope")))
+            .isInstanceOf(ForbiddenException.class);
+        assertThatThrownBy(() -> past.dropTable(SALES, false))
+            .isInstanceOf(ForbiddenException.class);
+        assertThatThrownBy(() -> asOf.updateProperties().set("k", "v").commit())
+            .isInstanceOf(ForbiddenException.class);
       }
 
       Table now = live.loadTable(SALES);

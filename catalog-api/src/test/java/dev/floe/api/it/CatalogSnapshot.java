@@ -17,8 +17,8 @@ import java.util.TreeMap;
 
 /**
  * Everything a client can see of one warehouse, read over HTTP: every namespace (recursively,
- * through every page) with its properties, and every table's metadata location and properties.
- * Two snapshots are equal when nothing visible changed.
+ * through every page) with its properties, and every table's metadata location and properties. Two
+ * snapshots are equal when nothing visible changed.
  */
 record CatalogSnapshot(Map<String, Map<String, String>> namespaces, Map<String, TableView> tables) {
   /** What identifies a table's state: a commit writes a new metadata file. */
@@ -36,7 +36,8 @@ record CatalogSnapshot(Map<String, Map<String, String>> namespaces, Map<String, 
       String path = base + "/namespaces/" + encode(namespace);
       namespaces.put(String.join(".", namespace), properties(get(http, path).path("properties")));
       for (String table : pagedNames(http, path + "/tables", "identifiers")) {
-        JsonNode loaded = get(http, path + "/tables/" + URLEncoder.encode(table, StandardCharsets.UTF_8));
+        JsonNode loaded =
+            get(http, path + "/tables/" + URLEncoder.encode(table, StandardCharsets.UTF_8));
         tables.put(
             String.join(".", namespace) + "." + table,
             new TableView(
@@ -49,13 +50,20 @@ record CatalogSnapshot(Map<String, Map<String, String>> namespaces, Map<String, 
     return new CatalogSnapshot(namespaces, tables);
   }
 
-  private static List<List<String>> children(HttpClient http, String base, List<String> parent) throws Exception {
+  private static List<List<String>> children(HttpClient http, String base, List<String> parent)
+      throws Exception {
     List<List<String>> children = new ArrayList<>();
     String query = parent.isEmpty() ? "" : "parent=" + encode(parent) + "&";
     String token = null;
     do {
       JsonNode page =
-          get(http, base + "/namespaces?" + query + "pageSize=50" + (token == null ? "" : "&pageToken=" + urlEncode(token)));
+          get(
+              http,
+              base
+                  + "/namespaces?"
+                  + query
+                  + "pageSize=50"
+                  + (token == null ? "" : "&pageToken=" + urlEncode(token)));
       for (JsonNode namespace : page.path("namespaces")) {
         List<String> levels = new ArrayList<>();
         namespace.forEach(level -> levels.add(level.asText()));
@@ -66,11 +74,13 @@ record CatalogSnapshot(Map<String, Map<String, String>> namespaces, Map<String, 
     return children;
   }
 
-  private static List<String> pagedNames(HttpClient http, String url, String field) throws Exception {
+  private static List<String> pagedNames(HttpClient http, String url, String field)
+      throws Exception {
     List<String> names = new ArrayList<>();
     String token = null;
     do {
-      JsonNode page = get(http, url + "?pageSize=50" + (token == null ? "" : "&pageToken=" + urlEncode(token)));
+      JsonNode page =
+          get(http, url + "?pageSize=50" + (token == null ? "" : "&pageToken=" + urlEncode(token)));
       page.path(field).forEach(id -> names.add(id.path("name").asText()));
       token = nextToken(page);
     } while (token != null);
@@ -88,13 +98,15 @@ record CatalogSnapshot(Map<String, Map<String, String>> namespaces, Map<String, 
     return properties;
   }
 
-  private static JsonNode get(HttpClient http, String url) throws IOException, InterruptedException {
+  private static JsonNode get(HttpClient http, String url)
+      throws IOException, InterruptedException {
     HttpResponse<String> response =
         http.send(
             HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30)).GET().build(),
             HttpResponse.BodyHandlers.ofString());
     if (response.statusCode() != 200) {
-      throw new IllegalStateException("GET " + url + " answered " + response.statusCode() + ": " + response.body());
+      throw new IllegalStateException(
+          "GET " + url + " answered " + response.statusCode() + ": " + response.body());
     }
     return JSON.readTree(response.body());
   }

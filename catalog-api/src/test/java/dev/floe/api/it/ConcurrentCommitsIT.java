@@ -48,7 +48,11 @@ class ConcurrentCommitsIT {
       try (RESTCatalog admin = RestClients.connect(floe.uri(), Map.of())) {
         admin.createNamespace(HOT.namespace());
         Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-        admin.createTable(HOT, schema, PartitionSpec.unpartitioned(), new HashMap<>(Map.of(TableProperties.COMMIT_NUM_RETRIES, "0")));
+        admin.createTable(
+            HOT,
+            schema,
+            PartitionSpec.unpartitioned(),
+            new HashMap<>(Map.of(TableProperties.COMMIT_NUM_RETRIES, "0")));
       }
 
       Map<String, Long> acknowledged = new ConcurrentHashMap<>();
@@ -92,7 +96,8 @@ class ConcurrentCommitsIT {
       try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of())) {
         Table table = catalog.loadTable(HOT);
         List<Snapshot> history = new ArrayList<>();
-        SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot).forEach(history::add);
+        SnapshotUtil.ancestorsOf(table.currentSnapshot().snapshotId(), table::snapshot)
+            .forEach(history::add);
         // Linear: the main branch's ancestry holds every snapshot the table has.
         assertThat(history).hasSameSizeAs(table.snapshots());
         assertThat(table.refs()).containsOnlyKeys(SnapshotRef.MAIN_BRANCH);
@@ -108,7 +113,9 @@ class ConcurrentCommitsIT {
         // Sequence numbers are dense: one per acknowledged commit.
         assertThat(table.currentSnapshot().sequenceNumber()).isEqualTo(acknowledged.size());
         for (Map.Entry<String, Long> ack : acknowledged.entrySet()) {
-          assertThat(table.snapshot(ack.getValue())).as("snapshot acknowledged for %s", ack.getKey()).isNotNull();
+          assertThat(table.snapshot(ack.getValue()))
+              .as("snapshot acknowledged for %s", ack.getKey())
+              .isNotNull();
         }
       }
     }

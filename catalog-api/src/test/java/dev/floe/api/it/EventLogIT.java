@@ -6,10 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.api.tools.ReplayCommand;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.event.CatalogEvent;
-import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.NamespaceCreatedEvent;
-import dev.floe.events.event.TableCreatedEvent;
-import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.projections.replay.EventLogReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -74,7 +71,11 @@ class EventLogIT {
     catalog.removeProperties(sales, new java.util.HashSet<>(java.util.Set.of("owner")));
     acknowledgedChanges += 5;
 
-    Table orders = catalog.createTable(TableIdentifier.of(eu, "orders"), SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("category").build());
+    Table orders =
+        catalog.createTable(
+            TableIdentifier.of(eu, "orders"),
+            SCHEMA,
+            PartitionSpec.builderFor(SCHEMA).identity("category").build());
     Table returns = catalog.createTable(TableIdentifier.of(sales, "returns"), SCHEMA);
     acknowledgedChanges += 2;
     for (int i = 0; i < 3; i++) {
@@ -90,20 +91,30 @@ class EventLogIT {
 
     // A rejected commit: the table's UUID no longer matches.
     org.apache.iceberg.UpdateSchema stale =
-        catalog.loadTable(TableIdentifier.of(sales, "returns")).updateSchema().addColumn("lost", Types.StringType.get());
+        catalog
+            .loadTable(TableIdentifier.of(sales, "returns"))
+            .updateSchema()
+            .addColumn("lost", Types.StringType.get());
     catalog.dropTable(TableIdentifier.of(sales, "returns"), false);
     catalog.createTable(TableIdentifier.of(sales, "returns"), SCHEMA);
     acknowledgedChanges += 2;
     assertThatThrownBy(stale::commit).isInstanceOf(CommitFailedException.class);
 
-    catalog.renameTable(TableIdentifier.of(eu, "orders"), TableIdentifier.of(archive, "orders_2025"));
-    catalog.renameTable(TableIdentifier.of(sales, "returns"), TableIdentifier.of(sales, "returns_v2"));
+    catalog.renameTable(
+        TableIdentifier.of(eu, "orders"), TableIdentifier.of(archive, "orders_2025"));
+    catalog.renameTable(
+        TableIdentifier.of(sales, "returns"), TableIdentifier.of(sales, "returns_v2"));
     acknowledgedChanges += 2;
     Table archived = catalog.loadTable(TableIdentifier.of(archive, "orders_2025"));
     archived.newFastAppend().appendFile(RestCatalogLifecycleIT.dataFile(archived, "late")).commit();
     acknowledgedChanges++;
-    String archivedMetadata = ((org.apache.iceberg.HasTableOperations) archived).operations().current().metadataFileLocation();
-    // Registering needs the location free: drop the table (keeping its files), then register it back.
+    String archivedMetadata =
+        ((org.apache.iceberg.HasTableOperations) archived)
+            .operations()
+            .current()
+            .metadataFileLocation();
+    // Registering needs the location free: drop the table (keeping its files), then register it
+    // back.
     catalog.dropTable(TableIdentifier.of(archive, "orders_2025"), false);
     catalog.registerTable(TableIdentifier.of(archive, "orders_restored"), archivedMetadata);
     catalog.dropNamespace(eu);
@@ -121,7 +132,15 @@ class EventLogIT {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int exit =
         ReplayCommand.run(
-            new String[] {"replay", "--data-dir", dataDir.toString(), "--url", floe.uri(), "--out", outDir.resolve("all").toString()},
+            new String[] {
+              "replay",
+              "--data-dir",
+              dataDir.toString(),
+              "--url",
+              floe.uri(),
+              "--out",
+              outDir.resolve("all").toString()
+            },
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
@@ -137,12 +156,22 @@ class EventLogIT {
   void replayUntilATimeShowsTheCatalogAsItWasThen() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ReplayCommand.run(
-        new String[] {"replay", "--data-dir", dataDir.toString(), "--until", afterFirstPhase.toString(), "--out", outDir.resolve("then").toString()},
+        new String[] {
+          "replay",
+          "--data-dir",
+          dataDir.toString(),
+          "--until",
+          afterFirstPhase.toString(),
+          "--out",
+          outDir.resolve("then").toString()
+        },
         new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
 
     String report = out.toString(StandardCharsets.UTF_8);
-    assertThat(report).contains("table default/sales.eu.orders").contains("table default/sales.returns");
+    assertThat(report)
+        .contains("table default/sales.eu.orders")
+        .contains("table default/sales.returns");
     assertThat(report).contains("namespace default/sales.eu");
     assertThat(report).doesNotContain("orders_2025").doesNotContain("returns_v2");
   }
@@ -150,14 +179,20 @@ class EventLogIT {
   @Test
   void everyAcknowledgedChangeIsExactlyOneEventWithDenseSequencesPerEntity() throws Exception {
     List<CatalogEvent> events = new ArrayList<>();
-    EventLogReader.read(bootstrap(), "floe.events", EventLogReader.Until.END, e -> events.add(e.data()), (d, t) -> {});
+    EventLogReader.read(
+        bootstrap(),
+        "floe.events",
+        EventLogReader.Until.END,
+        e -> events.add(e.data()),
+        (d, t) -> {});
 
     assertThat(events).hasSize(acknowledgedChanges);
     // Namespace events share the warehouse's partition, so the log order is their order: 1, 2, 3…
     Map<String, Long> last = new HashMap<>();
     for (CatalogEvent event : events) {
       if (entity(event).startsWith("ns:")) {
-        long expected = event instanceof NamespaceCreatedEvent ? 1 : last.getOrDefault(entity(event), 0L) + 1;
+        long expected =
+            event instanceof NamespaceCreatedEvent ? 1 : last.getOrDefault(entity(event), 0L) + 1;
         assertThat(event.sequence()).as("%s %s", event.type(), entity(event)).isEqualTo(expected);
         last.put(entity(event), event.sequence());
       }
@@ -177,7 +212,9 @@ class EventLogIT {
           for (long value : seen) {
             long count = seen.stream().filter(s -> s == value).count();
             long before = seen.stream().filter(s -> s == value - 1).count();
-            assertThat(count).as("%s sequence %d", uuid, value).isLessThanOrEqualTo(value == 1 ? incarnations : before);
+            assertThat(count)
+                .as("%s sequence %d", uuid, value)
+                .isLessThanOrEqualTo(value == 1 ? incarnations : before);
           }
           assertThat(incarnations).as(uuid).isPositive();
         });
@@ -192,12 +229,16 @@ class EventLogIT {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
     long deadline = System.currentTimeMillis() + 20_000;
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
-          consumer.partitionsFor("floe.audit").stream().map(p -> new TopicPartition(p.topic(), p.partition())).toList();
+          consumer.partitionsFor("floe.audit").stream()
+              .map(p -> new TopicPartition(p.topic(), p.partition()))
+              .toList();
       consumer.assign(partitions);
       consumer.seekToBeginning(partitions);
-      while (audit.stream().noneMatch(r -> r.status() == 409) && System.currentTimeMillis() < deadline) {
+      while (audit.stream().noneMatch(r -> r.status() == 409)
+          && System.currentTimeMillis() < deadline) {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
           audit.add(AuditRecord.fromBytes(record.value()));
         }
@@ -207,7 +248,8 @@ class EventLogIT {
     assertThat(rejected.errorType()).isEqualTo("CommitFailedException");
     assertThat(rejected.message()).startsWith("Requirement failed: UUID does not match");
     assertThat(rejected.target()).isEqualTo("sales.returns");
-    assertThat(rejected.route()).isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}");
+    assertThat(rejected.route())
+        .isEqualTo("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}");
     assertThat(rejected.principal()).isEqualTo("anonymous");
     assertThat(rejected.commandId()).isNotNull();
     assertThat(audit).filteredOn(r -> r.status() == 200 || r.status() == 204).isNotEmpty();

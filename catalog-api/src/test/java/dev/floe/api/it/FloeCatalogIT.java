@@ -17,8 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Iceberg's own catalog test suite ({@link CatalogTests}, iceberg-core 1.11.0), run through the
- * Java {@link RESTCatalog} against one real Floe server on its embedded Kafka broker. Between
- * tests the catalog is emptied through the client, so each test starts from an empty warehouse.
+ * Java {@link RESTCatalog} against one real Floe server on its embedded Kafka broker. Between tests
+ * the catalog is emptied through the client, so each test starts from an empty warehouse.
  */
 class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @TempDir static Path dataDir;
@@ -61,9 +61,12 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
     Map<String, String> properties = new HashMap<>();
     properties.put(CatalogProperties.TABLE_DEFAULT_PREFIX + "default-key1", "catalog-default-key1");
     properties.put(CatalogProperties.TABLE_DEFAULT_PREFIX + "default-key2", "catalog-default-key2");
-    properties.put(CatalogProperties.TABLE_DEFAULT_PREFIX + "override-key3", "catalog-default-key3");
-    properties.put(CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key3", "catalog-override-key3");
-    properties.put(CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
+    properties.put(
+        CatalogProperties.TABLE_DEFAULT_PREFIX + "override-key3", "catalog-default-key3");
+    properties.put(
+        CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key3", "catalog-override-key3");
+    properties.put(
+        CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
     properties.putAll(additionalProperties);
     RESTCatalog client = RestClients.connect(floe.uri(), properties);
     opened.add(client);
@@ -73,7 +76,11 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   /** Requested locations must lie inside the warehouse: the suite's custom ones are put there. */
   @Override
   protected String baseTableLocation(TableIdentifier identifier) {
-    return floe.warehouseRoot() + "/requested/" + String.join("/", identifier.namespace().levels()) + "/" + identifier.name();
+    return floe.warehouseRoot()
+        + "/requested/"
+        + String.join("/", identifier.namespace().levels())
+        + "/"
+        + identifier.name();
   }
 
   @Override

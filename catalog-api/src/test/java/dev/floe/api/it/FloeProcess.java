@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real {@code floe serve} in its own JVM, on its embedded Kafka broker, started the way
- * {@code bin/floe} starts it: the packaged jar and its runtime libraries. Killable with SIGKILL,
+ * A real {@code floe serve} in its own JVM, on its embedded Kafka broker, started the way {@code
+ * bin/floe} starts it: the packaged jar and its runtime libraries. Killable with SIGKILL,
  * restartable on the same data directory and port.
  */
 public final class FloeProcess implements AutoCloseable {
@@ -30,7 +30,9 @@ public final class FloeProcess implements AutoCloseable {
     this(dataDir, java.util.Map.of());
   }
 
-  /** @param properties configuration keys (README.md), passed as a {@code --config} file */
+  /**
+   * @param properties configuration keys (README.md), passed as a {@code --config} file
+   */
   public FloeProcess(Path dataDir, java.util.Map<String, String> properties) {
     this.dataDir = dataDir;
     this.properties = properties;
@@ -48,7 +50,13 @@ public final class FloeProcess implements AutoCloseable {
 
   /** The default warehouse's root, as the server computes it. */
   public String warehouseRoot() {
-    return dataDir.toAbsolutePath().normalize().resolve("warehouse").toUri().toString().replaceAll("/$", "");
+    return dataDir
+        .toAbsolutePath()
+        .normalize()
+        .resolve("warehouse")
+        .toUri()
+        .toString()
+        .replaceAll("/$", "");
   }
 
   public FloeProcess start() {
@@ -60,7 +68,8 @@ public final class FloeProcess implements AutoCloseable {
       command.add("-cp");
       command.add(classpath());
       command.add("dev.floe.api.Main");
-      command.addAll(List.of("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
+      command.addAll(
+          List.of("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
       if (!properties.isEmpty()) {
         Path config = dataDir.resolve("floe.properties");
         Files.createDirectories(dataDir);
@@ -74,7 +83,10 @@ public final class FloeProcess implements AutoCloseable {
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)
-              .redirectOutput(starts++ == 0 ? ProcessBuilder.Redirect.to(log.toFile()) : ProcessBuilder.Redirect.appendTo(log.toFile()))
+              .redirectOutput(
+                  starts++ == 0
+                      ? ProcessBuilder.Redirect.to(log.toFile())
+                      : ProcessBuilder.Redirect.appendTo(log.toFile()))
               .start();
       awaitReady();
       return this;
@@ -109,10 +121,12 @@ public final class FloeProcess implements AutoCloseable {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException("floe serve exited with " + process.exitValue() + "; see " + log.toAbsolutePath());
+        throw new IllegalStateException(
+            "floe serve exited with " + process.exitValue() + "; see " + log.toAbsolutePath());
       }
       try {
-        HttpURLConnection connection = (HttpURLConnection) URI.create(uri() + "/v1/config").toURL().openConnection();
+        HttpURLConnection connection =
+            (HttpURLConnection) URI.create(uri() + "/v1/config").toURL().openConnection();
         connection.setConnectTimeout(1000);
         connection.setReadTimeout(1000);
         if (connection.getResponseCode() == 200) {
@@ -128,7 +142,8 @@ public final class FloeProcess implements AutoCloseable {
         throw new IllegalStateException(e);
       }
     }
-    throw new IllegalStateException("floe serve was not ready within 120 s; see " + log.toAbsolutePath());
+    throw new IllegalStateException(
+        "floe serve was not ready within 120 s; see " + log.toAbsolutePath());
   }
 
   /** The packaged catalog-api jar and its runtime dependencies, as bin/floe runs them. */
@@ -139,8 +154,15 @@ public final class FloeProcess implements AutoCloseable {
           jars.filter(p -> p.getFileName().toString().matches("catalog-api-.*\\.jar"))
               .filter(p -> !p.getFileName().toString().contains("tests"))
               .findFirst()
-              .orElseThrow(() -> new IllegalStateException("Run `mvn package` first: no catalog-api jar in target/"));
-      return jar.toAbsolutePath() + File.pathSeparator + target.resolve("lib").toAbsolutePath() + File.separator + "*";
+              .orElseThrow(
+                  () ->
+                      new IllegalStateException(
+                          "Run `mvn package` first: no catalog-api jar in target/"));
+      return jar.toAbsolutePath()
+          + File.pathSeparator
+          + target.resolve("lib").toAbsolutePath()
+          + File.separator
+          + "*";
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Iceberg's own view suite ({@link ViewCatalogTests}, iceberg-core 1.11.0) through the Java
- * {@link RESTCatalog} against one real Floe server; the catalog is emptied between tests.
+ * Iceberg's own view suite ({@link ViewCatalogTests}, iceberg-core 1.11.0) through the Java {@link
+ * RESTCatalog} against one real Floe server; the catalog is emptied between tests.
  */
 class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   @TempDir static Path dataDir;
@@ -38,11 +38,18 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   void connect() {
     // The view defaults and overrides the suite asserts a created view carries.
     Map<String, String> properties = new java.util.HashMap<>();
-    properties.put(org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key1", "catalog-default-key1");
-    properties.put(org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key2", "catalog-default-key2");
-    properties.put(org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key3", "catalog-default-key3");
-    properties.put(org.apache.iceberg.CatalogProperties.VIEW_OVERRIDE_PREFIX + "key3", "catalog-override-key3");
-    properties.put(org.apache.iceberg.CatalogProperties.VIEW_OVERRIDE_PREFIX + "key4", "catalog-override-key4");
+    properties.put(
+        org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key1", "catalog-default-key1");
+    properties.put(
+        org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key2", "catalog-default-key2");
+    properties.put(
+        org.apache.iceberg.CatalogProperties.VIEW_DEFAULT_PREFIX + "key3", "catalog-default-key3");
+    properties.put(
+        org.apache.iceberg.CatalogProperties.VIEW_OVERRIDE_PREFIX + "key3",
+        "catalog-override-key3");
+    properties.put(
+        org.apache.iceberg.CatalogProperties.VIEW_OVERRIDE_PREFIX + "key4",
+        "catalog-override-key4");
     catalog = RestClients.connect(floe.uri(), properties);
     opened.add(catalog);
     CatalogCleaner.empty(catalog);

@@ -29,9 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The edge's limits and probes against a running server: bodies over 10 MiB (declared, chunked,
- * endless) are 413; JSON past the parser's bounds and commits past 1000 changes are 400; a
- * command too large for the log is 413; the health probes answer while starting and once ready;
- * {@code /metrics} exposes latency, command outcomes and the processor's Kafka Streams metrics.
+ * endless) are 413; JSON past the parser's bounds and commits past 1000 changes are 400; a command
+ * too large for the log is 413; the health probes answer while starting and once ready; {@code
+ * /metrics} exposes latency, command outcomes and the processor's Kafka Streams metrics.
  */
 class HealthAndLimitsIT {
   private static final String NS = "/v1/default/namespaces";
@@ -45,7 +45,11 @@ class HealthAndLimitsIT {
 
   @BeforeAll
   static void startWatchingTheProbes() throws Exception {
-    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
     floe = new FloeProcess(dataDir);
     AtomicBoolean started = new AtomicBoolean();
     Thread watcher = new Thread(() -> watchProbes(started), "probe-watcher");
@@ -67,7 +71,8 @@ class HealthAndLimitsIT {
       try {
         HttpResponse<String> live = get("/health/live");
         HttpResponse<String> ready = get("/health/ready");
-        whileStarting.add("live=" + live.statusCode() + " ready=" + ready.statusCode() + " " + ready.body());
+        whileStarting.add(
+            "live=" + live.statusCode() + " ready=" + ready.statusCode() + " " + ready.body());
       } catch (IOException e) {
         // not listening yet
       } catch (InterruptedException e) {
@@ -95,7 +100,10 @@ class HealthAndLimitsIT {
     assertThat(whileStarting).as("probe answers seen while starting").isNotEmpty();
     assertThat(whileStarting).allMatch(answer -> answer.startsWith("live=200 "));
     String notReady =
-        whileStarting.stream().filter(answer -> answer.contains("ready=503")).findFirst().orElseThrow();
+        whileStarting.stream()
+            .filter(answer -> answer.contains("ready=503"))
+            .findFirst()
+            .orElseThrow();
     JsonNode error = JSON.readTree(notReady.substring(notReady.indexOf('{'))).path("error");
     assertThat(error.path("code").asInt()).isEqualTo(503);
     assertThat(error.path("type").asText()).isEqualTo("ServiceUnavailableException");
@@ -122,7 +130,9 @@ class HealthAndLimitsIT {
   void declaredBodyOverTheLimitIsTooLargeAndCreatesNothing() throws Exception {
     byte[] body = padded("{\"namespace\":[\"too_large_declared\"]}", LIMIT + 1);
     HttpResponse<String> response =
-        http.send(request("/v1/default/namespaces").POST(BodyPublishers.ofByteArray(body)).build(), BodyHandlers.ofString());
+        http.send(
+            request("/v1/default/namespaces").POST(BodyPublishers.ofByteArray(body)).build(),
+            BodyHandlers.ofString());
     assertError(response, 413, "RequestTooLargeException");
     assertThat(get(NS + "/too_large_declared").statusCode()).isEqualTo(404);
   }
@@ -132,7 +142,9 @@ class HealthAndLimitsIT {
     byte[] body = padded("{\"namespace\":[\"too_large_chunked\"]}", LIMIT + 1);
     HttpResponse<String> response =
         http.send(
-            request("/v1/default/namespaces").POST(BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))).build(),
+            request("/v1/default/namespaces")
+                .POST(BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body)))
+                .build(),
             BodyHandlers.ofString());
     assertError(response, 413, "RequestTooLargeException");
     assertThat(get(NS + "/too_large_chunked").statusCode()).isEqualTo(404);
@@ -146,11 +158,16 @@ class HealthAndLimitsIT {
     try (Socket socket = new Socket(server.getHost(), server.getPort())) {
       socket.setSoTimeout(30_000);
       OutputStream out = socket.getOutputStream();
-      out.write(("POST /v1/default/namespaces HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
-          + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(
+          ("POST /v1/default/namespaces HTTP/1.1\r\n"
+               + "Host: localhost\r\n"
+               + "Content-Type: application/json\r\n"
+               + "Transfer-Encoding: chunked\r\n\r\n")
+              .getBytes(StandardCharsets.US_ASCII));
       byte[] chunk = new byte[64 * 1024];
       Arrays.fill(chunk, (byte) ' ');
-      byte[] header = (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
+      byte[] header =
+          (Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII);
       try {
         // 1 GiB unless the server cuts it off first.
         while (sent < 1024L * 1024 * 1024) {
@@ -180,7 +197,8 @@ class HealthAndLimitsIT {
     byte[] body = padded("{\"namespace\":[\"limits\"]}", LIMIT);
     // Parsed in full: the namespace exists, so 409, not 413 or 400.
     HttpResponse<String> response =
-        http.send(request(NS).POST(BodyPublishers.ofByteArray(body)).build(), BodyHandlers.ofString());
+        http.send(
+            request(NS).POST(BodyPublishers.ofByteArray(body)).build(), BodyHandlers.ofString());
     assertError(response, 409, "AlreadyExistsException");
   }
 
@@ -197,14 +215,16 @@ class HealthAndLimitsIT {
   @Test
   void stringLongerThanOneMebibyteIsBadRequest() throws Exception {
     String value = "v".repeat(1024 * 1024 + 1);
-    HttpResponse<String> response = post(NS, "{\"namespace\":[\"limits\"],\"properties\":{\"k\":\"" + value + "\"}}");
+    HttpResponse<String> response =
+        post(NS, "{\"namespace\":[\"limits\"],\"properties\":{\"k\":\"" + value + "\"}}");
     assertError(response, 400, "BadRequestException");
     assertThat(response.body()).contains("String value length");
   }
 
   @Test
   void numberLongerThanTheBoundIsBadRequest() throws Exception {
-    HttpResponse<String> response = post(NS, "{\"namespace\":[\"limits\"],\"x\":" + "1".repeat(101) + "}");
+    HttpResponse<String> response =
+        post(NS, "{\"namespace\":[\"limits\"],\"x\":" + "1".repeat(101) + "}");
     assertError(response, 400, "BadRequestException");
     assertThat(response.body()).contains("Number value length");
   }
@@ -212,13 +232,19 @@ class HealthAndLimitsIT {
   @Test
   void commitWithMoreThanAThousandUpdatesIsBadRequest() throws Exception {
     String update = "{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}";
-    String failing = "{\"type\":\"assert-table-uuid\",\"uuid\":\"00000000-0000-0000-0000-000000000000\"}";
+    String failing =
+        "{\"type\":\"assert-table-uuid\",\"uuid\":\"00000000-0000-0000-0000-000000000000\"}";
     // A thousand are read and decided (the requirement fails); one more is refused unread.
-    assertError(post(NS + "/limits/tables/t", commit(List.of(failing), Collections.nCopies(1000, update))), 409, "CommitFailedException");
-    HttpResponse<String> tooMany = post(NS + "/limits/tables/t", commit(List.of(), Collections.nCopies(1001, update)));
+    assertError(
+        post(NS + "/limits/tables/t", commit(List.of(failing), Collections.nCopies(1000, update))),
+        409,
+        "CommitFailedException");
+    HttpResponse<String> tooMany =
+        post(NS + "/limits/tables/t", commit(List.of(), Collections.nCopies(1001, update)));
     assertError(tooMany, 400, "BadRequestException");
     assertThat(tooMany.body()).contains("Too many updates in one commit: 1001 (at most 1000)");
-    HttpResponse<String> tooManyRequirements = post(NS + "/limits/tables/t", commit(Collections.nCopies(1001, failing), List.of()));
+    HttpResponse<String> tooManyRequirements =
+        post(NS + "/limits/tables/t", commit(Collections.nCopies(1001, failing), List.of()));
     assertError(tooManyRequirements, 400, "BadRequestException");
     assertThat(loadProperties()).doesNotContainKey("k");
   }
@@ -226,8 +252,16 @@ class HealthAndLimitsIT {
   @Test
   void commandLargerThanTheLogAcceptsIsTooLargeAndChangesNothing() throws Exception {
     String value = "v".repeat(900_000);
-    String update = "{\"action\":\"set-properties\",\"updates\":{\"a\":\"" + value + "\",\"b\":\"" + value + "\"}}";
-    assertError(post(NS + "/limits/tables/t", commit(List.of(), List.of(update))), 413, "RequestTooLargeException");
+    String update =
+        "{\"action\":\"set-properties\",\"updates\":{\"a\":\""
+            + value
+            + "\",\"b\":\""
+            + value
+            + "\"}}";
+    assertError(
+        post(NS + "/limits/tables/t", commit(List.of(), List.of(update))),
+        413,
+        "RequestTooLargeException");
     assertThat(loadProperties()).doesNotContainKeys("a", "b");
   }
 
@@ -241,7 +275,8 @@ class HealthAndLimitsIT {
     RawHttp.Response response =
         RawHttp.exchange(
             URI.create(floe.uri()),
-            "GET /v1/config HTTP/1.1\r\nHost: localhost\r\nBad\u0001Header: x\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1),
+            "GET /v1/config HTTP/1.1\r\nHost: localhost\r\nBad\u0001Header: x\r\n\r\n"
+                .getBytes(StandardCharsets.ISO_8859_1),
             false,
             10_000);
     assertThat(response.status()).isEqualTo(400);
@@ -257,10 +292,16 @@ class HealthAndLimitsIT {
     HttpResponse<String> response = get("/metrics");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.body())
-        .contains("floe_http_request_duration_seconds_bucket{method=\"POST\",route=\"/v1/{prefix}/namespaces\",status=\"409\",le=\"+Inf\"}")
-        .contains("floe_http_request_duration_seconds_count{method=\"GET\",route=\"/health/ready\",status=\"200\"}")
-        .contains("floe_commands_total{route=\"POST /v1/{prefix}/namespaces\",outcome=\"rejected\",code=\"NAMESPACE_ALREADY_EXISTS\"}")
-        .contains("floe_commands_total{route=\"POST /v1/{prefix}/namespaces\",outcome=\"accepted\",code=\"\"}")
+        .contains(
+            "floe_http_request_duration_seconds_bucket{method=\"POST\",route=\"/v1/{prefix}/namespaces\",status=\"409\",le=\"+Inf\"}")
+        .contains(
+            "floe_http_request_duration_seconds_count{method=\"GET\",route=\"/health/ready\",status=\"200\"}")
+        .contains(
+            "floe_commands_total{route=\"POST"
+                + " /v1/{prefix}/namespaces\",outcome=\"rejected\",code=\"NAMESPACE_ALREADY_EXISTS\"}")
+        .contains(
+            "floe_commands_total{route=\"POST"
+                + " /v1/{prefix}/namespaces\",outcome=\"accepted\",code=\"\"}")
         .contains("floe_command_reply_wait_seconds_count{outcome=\"accepted\"}")
         .contains("floe_streams_state{state=\"RUNNING\"} 1")
         .contains("floe_streams_process_rate{thread_id=")
@@ -277,19 +318,28 @@ class HealthAndLimitsIT {
     HttpResponse<String> response = get(NS + "/limits/tables/t");
     assertThat(response.statusCode()).isEqualTo(200);
     java.util.Map<String, String> properties = new java.util.TreeMap<>();
-    JSON.readTree(response.body()).path("metadata").path("properties").fields()
+    JSON.readTree(response.body())
+        .path("metadata")
+        .path("properties")
+        .fields()
         .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
     return properties;
   }
 
-  /** Create-namespace of the existing {@code limits}, with an extra field nested {@code depth} deep. */
+  /**
+   * Create-namespace of the existing {@code limits}, with an extra field nested {@code depth} deep.
+   */
   private static String nested(int depth) {
     // The root object is one level: depth 63 inside it is 64 in all.
     return "{\"namespace\":[\"limits\"],\"x\":" + "[".repeat(depth) + "]".repeat(depth) + "}";
   }
 
   private static String commit(List<String> requirements, List<String> updates) {
-    return "{\"requirements\":[" + String.join(",", requirements) + "],\"updates\":[" + String.join(",", updates) + "]}";
+    return "{\"requirements\":["
+        + String.join(",", requirements)
+        + "],\"updates\":["
+        + String.join(",", updates)
+        + "]}";
   }
 
   private static byte[] padded(String json, int size) {
@@ -300,8 +350,11 @@ class HealthAndLimitsIT {
     return body;
   }
 
-  private static JsonNode assertError(HttpResponse<String> response, int status, String type) throws IOException {
-    assertThat(response.statusCode()).as("status, body %s", abbreviate(response.body())).isEqualTo(status);
+  private static JsonNode assertError(HttpResponse<String> response, int status, String type)
+      throws IOException {
+    assertThat(response.statusCode())
+        .as("status, body %s", abbreviate(response.body()))
+        .isEqualTo(status);
     JsonNode error = JSON.readTree(response.body()).path("error");
     assertThat(error.path("code").asInt()).isEqualTo(status);
     assertThat(error.path("type").asText()).isEqualTo(type);
@@ -319,16 +372,20 @@ class HealthAndLimitsIT {
   }
 
   private static HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return http.send(request(path).GET().timeout(Duration.ofSeconds(5)).build(), BodyHandlers.ofString());
+    return http.send(
+        request(path).GET().timeout(Duration.ofSeconds(5)).build(), BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> post(String path, String body) throws Exception {
     return send("POST", path, body);
   }
 
-  private static HttpResponse<String> send(String method, String path, String body) throws Exception {
+  private static HttpResponse<String> send(String method, String path, String body)
+      throws Exception {
     return http.send(
-        request(path).method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body)).build(),
+        request(path)
+            .method(method, body == null ? BodyPublishers.noBody() : BodyPublishers.ofString(body))
+            .build(),
         BodyHandlers.ofString());
   }
 }

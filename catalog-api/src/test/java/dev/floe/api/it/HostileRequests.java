@@ -11,11 +11,11 @@ import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * Generates HTTP requests that must fail and change nothing: wrong methods, hostile paths,
- * queries and warehouse prefixes, malformed bodies ({@link HostileBodies}), bodies over the size
- * limit, and broken HTTP sent over a raw socket. Never a well-formed change of the seeded catalog:
- * a valid-looking write names a missing entity, an existing one (409), a read-only as-of
- * warehouse (403), or carries a requirement that cannot hold.
+ * Generates HTTP requests that must fail and change nothing: wrong methods, hostile paths, queries
+ * and warehouse prefixes, malformed bodies ({@link HostileBodies}), bodies over the size limit, and
+ * broken HTTP sent over a raw socket. Never a well-formed change of the seeded catalog: a
+ * valid-looking write names a missing entity, an existing one (409), a read-only as-of warehouse
+ * (403), or carries a requirement that cannot hold.
  *
  * <p>The seeded catalog (see {@link HttpFuzzIT}): namespaces {@code fuzz} and {@code fuzz.inner},
  * tables {@code fuzz.events} and {@code fuzz.inner.logs}. Both namespaces are non-empty, so a
@@ -37,10 +37,22 @@ final class HostileRequests {
     }
 
     String describe() {
-      String shown = body == null ? "" : new String(body, 0, Math.min(body.length, 160), StandardCharsets.UTF_8);
-      String rawShown = raw == null ? "" : new String(raw, 0, Math.min(raw.length, 200), StandardCharsets.ISO_8859_1);
-      return kind + ": " + method + " " + abbreviate(target) + (body == null ? "" : " body[" + body.length + "]=" + shown)
-          + (chunked ? " (chunked)" : "") + (raw == null ? "" : " raw=" + rawShown.replace("\r\n", "\\r\\n"));
+      String shown =
+          body == null
+              ? ""
+              : new String(body, 0, Math.min(body.length, 160), StandardCharsets.UTF_8);
+      String rawShown =
+          raw == null
+              ? ""
+              : new String(raw, 0, Math.min(raw.length, 200), StandardCharsets.ISO_8859_1);
+      return kind
+          + ": "
+          + method
+          + " "
+          + abbreviate(target)
+          + (body == null ? "" : " body[" + body.length + "]=" + shown)
+          + (chunked ? " (chunked)" : "")
+          + (raw == null ? "" : " raw=" + rawShown.replace("\r\n", "\\r\\n"));
     }
   }
 
@@ -83,27 +95,90 @@ final class HostileRequests {
           new Route("GET", "/health/ready"));
 
   private static final List<String> METHODS =
-      List.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "FOO", "get", "M-SEARCH");
+      List.of(
+          "GET",
+          "HEAD",
+          "POST",
+          "PUT",
+          "DELETE",
+          "PATCH",
+          "OPTIONS",
+          "TRACE",
+          "FOO",
+          "get",
+          "M-SEARCH");
 
   /** Encoded namespace and table segments that exist, and ones that certainly do not. */
   private static final List<String> EXISTING_NAMESPACES = List.of("fuzz", "fuzz%1Finner");
-  private static final List<String> MISSING_NAMESPACES = List.of("nope", "missing%1Fdeep", "fuzz%1Fghost");
-  private static final List<String> MISSING_TABLES = List.of("ghost", "events_", "Events", "logs%2Fx");
+
+  private static final List<String> MISSING_NAMESPACES =
+      List.of("nope", "missing%1Fdeep", "fuzz%1Fghost");
+  private static final List<String> MISSING_TABLES =
+      List.of("ghost", "events_", "Events", "logs%2Fx");
 
   /** Segments that must never decode to a seeded name: bad encodings, empty levels, odd bytes. */
   private static final List<String> HOSTILE_SEGMENTS =
       List.of(
-          "%ZZ", "%", "%1", "a%ZZb", "", "%1F", "%1F%1F", "a%1F%1Fb", "%1Fa", "fuzz%1F", "fuzz%1F%1Finner", "%00",
-          "a%00b", "%C0%AF", "%FF%FE", "%E2%80%AE", "..", "%2E%2E", ".", "%2F", "a%2F..%2F..%2Fetc", "+", "%20",
-          "%F0%9F%92%A9", "%E5%90%8D%E5%89%8D", "null", "%24%7Bjndi%3Aldap%3A%2F%2Fx%7D", "%27%3B%20DROP", "%3Cscript%3E",
-          "%u0041", "%%", "~", "*", "x".repeat(2000), "%1F".repeat(300), "a;b", "a?b=c");
+          "%ZZ",
+          "%",
+          "%1",
+          "a%ZZb",
+          "",
+          "%1F",
+          "%1F%1F",
+          "a%1F%1Fb",
+          "%1Fa",
+          "fuzz%1F",
+          "fuzz%1F%1Finner",
+          "%00",
+          "a%00b",
+          "%C0%AF",
+          "%FF%FE",
+          "%E2%80%AE",
+          "..",
+          "%2E%2E",
+          ".",
+          "%2F",
+          "a%2F..%2F..%2Fetc",
+          "+",
+          "%20",
+          "%F0%9F%92%A9",
+          "%E5%90%8D%E5%89%8D",
+          "null",
+          "%24%7Bjndi%3Aldap%3A%2F%2Fx%7D",
+          "%27%3B%20DROP",
+          "%3Cscript%3E",
+          "%u0041",
+          "%%",
+          "~",
+          "*",
+          "x".repeat(2000),
+          "%1F".repeat(300),
+          "a;b",
+          "a?b=c");
 
-  /** Warehouse prefixes that name no writable warehouse; reads through the as-of one replay the log. */
+  /**
+   * Warehouse prefixes that name no writable warehouse; reads through the as-of one replay the log.
+   */
   private static final List<String> HOSTILE_PREFIXES =
       List.of(
-          "nope", "DEFAULT", "default%00", "default@yesterday", "default@", "%40", "default@2999-01-01T00:00:00Z",
-          "default@2026-13-45T99:99:99Z", "default@-1", "default@now", "default@1e10", "%ZZ", "default%40yesterday",
-          "default@2000-01-01T00:00:00Z%1F", "default%2F..", "default%20", "default@2000-01-01T00:00:00Z");
+          "nope",
+          "DEFAULT",
+          "default%00",
+          "default@yesterday",
+          "default@",
+          "%40",
+          "default@2999-01-01T00:00:00Z",
+          "default@2026-13-45T99:99:99Z",
+          "default@-1",
+          "default@now",
+          "default@1e10",
+          "%ZZ",
+          "default%40yesterday",
+          "default@2000-01-01T00:00:00Z%1F",
+          "default%2F..",
+          "default%20",
+          "default@2000-01-01T00:00:00Z");
 
   /** Read-only as of a past time: every write through it is 403. */
   private static final String AS_OF = "default@2000-01-01T00:00:00Z";
@@ -137,7 +212,10 @@ final class HostileRequests {
     return cases.get(random.nextInt(cases.size())).apply(random);
   }
 
-  /** A POST whose body is just over the limit, declared or chunked: 413, nothing read into a command. */
+  /**
+   * A POST whose body is just over the limit, declared or chunked: 413, nothing read into a
+   * command.
+   */
   FuzzRequest oversized(Random random) {
     Route route = pick(random, ROUTES.stream().filter(r -> r.method().equals("POST")).toList());
     int size = (int) (10L * 1024 * 1024) + 1 + random.nextInt(64 * 1024);
@@ -145,16 +223,29 @@ final class HostileRequests {
     java.util.Arrays.fill(body, (byte) ' ');
     body[0] = '{';
     body[size - 1] = '}';
-    return request("oversized", "POST", fill(route.template(), "default", "fuzz", "events"), json(), body, random.nextBoolean());
+    return request(
+        "oversized",
+        "POST",
+        fill(route.template(), "default", "fuzz", "events"),
+        json(),
+        body,
+        random.nextBoolean());
   }
 
   private FuzzRequest wrongMethod(Random random) {
     Route route = pick(random, ROUTES);
     Set<String> allowed = new TreeSet<>();
-    ROUTES.stream().filter(r -> r.template().equals(route.template())).forEach(r -> allowed.add(r.method()));
+    ROUTES.stream()
+        .filter(r -> r.template().equals(route.template()))
+        .forEach(r -> allowed.add(r.method()));
     List<String> wrong = METHODS.stream().filter(m -> !allowed.contains(m)).toList();
     String method = pick(random, wrong);
-    String target = fill(route.template(), "default", pick(random, EXISTING_NAMESPACES), pick(random, List.of("events", "logs")));
+    String target =
+        fill(
+            route.template(),
+            "default",
+            pick(random, EXISTING_NAMESPACES),
+            pick(random, List.of("events", "logs")));
     byte[] body = random.nextBoolean() ? null : bodies.any(random);
     return request("wrong-method", method, target, json(), body, false);
   }
@@ -162,59 +253,118 @@ final class HostileRequests {
   private FuzzRequest hostilePath(Random random) {
     Route route = pick(random, ROUTES.stream().filter(r -> r.template().contains("{")).toList());
     String prefix = random.nextInt(4) == 0 ? pick(random, HOSTILE_SEGMENTS) : "default";
-    String namespace = random.nextInt(3) == 0 ? pick(random, MISSING_NAMESPACES) : pick(random, HOSTILE_SEGMENTS);
-    String table = random.nextBoolean() ? pick(random, HOSTILE_SEGMENTS) : pick(random, MISSING_TABLES);
+    String namespace =
+        random.nextInt(3) == 0 ? pick(random, MISSING_NAMESPACES) : pick(random, HOSTILE_SEGMENTS);
+    String table =
+        random.nextBoolean() ? pick(random, HOSTILE_SEGMENTS) : pick(random, MISSING_TABLES);
     if (!route.template().contains("{namespace}") || random.nextBoolean()) {
       // Hostile prefix or table with a real namespace: the name itself must fail.
       namespace = random.nextBoolean() ? namespace : pick(random, EXISTING_NAMESPACES);
-      if (namespace.startsWith("fuzz") && !route.template().contains("{table}") && prefix.equals("default")) {
+      if (namespace.startsWith("fuzz")
+          && !route.template().contains("{table}")
+          && prefix.equals("default")) {
         prefix = pick(random, HOSTILE_SEGMENTS);
       }
     }
     String target = fill(route.template(), prefix, namespace, table);
-    byte[] body = route.method().equals("POST") ? bodies.forRoute(random, route.template(), false) : null;
+    byte[] body =
+        route.method().equals("POST") ? bodies.forRoute(random, route.template(), false) : null;
     return request("hostile-path", route.method(), target, json(), body, false);
   }
 
   private FuzzRequest hostileQuery(Random random) {
     List<String> reads =
         List.of(
-            "/v1/config", "/v1/{prefix}/namespaces", NS + "/tables", NS + "/views", TABLE, NS,
-            "/management/v1/lineage/tables/{namespace}/{table}", "/management/v1/lineage/sources", "/metrics",
+            "/v1/config",
+            "/v1/{prefix}/namespaces",
+            NS + "/tables",
+            NS + "/views",
+            TABLE,
+            NS,
+            "/management/v1/lineage/tables/{namespace}/{table}",
+            "/management/v1/lineage/sources",
+            "/metrics",
             "/health/ready");
     String template = pick(random, reads);
-    String base = fill(template, "default", pick(random, EXISTING_NAMESPACES), pick(random, List.of("events", "logs", "ghost")));
+    String base =
+        fill(
+            template,
+            "default",
+            pick(random, EXISTING_NAMESPACES),
+            pick(random, List.of("events", "logs", "ghost")));
     List<String> params = new ArrayList<>();
     int count = 1 + random.nextInt(3);
     for (int i = 0; i < count; i++) {
       params.add(
           switch (random.nextInt(8)) {
-            case 0 -> "pageToken=" + pick(random, List.of("%ZZ", "", "zzz", "n%2Fdefault%2Ffuzz", "t%2Fdefault%2Ffuzz%2Fevents",
-                "%00%FF", "x".repeat(3000), "%1F", "-1", "null"));
-            case 1 -> "pageSize=" + pick(random, List.of("0", "-1", "abc", "", "1.5", "99999999999", "2147483648",
-                "-2147483648", "%201", "0x10", "1e3", "%00"));
+            case 0 ->
+                "pageToken="
+                    + pick(
+                        random,
+                        List.of(
+                            "%ZZ",
+                            "",
+                            "zzz",
+                            "n%2Fdefault%2Ffuzz",
+                            "t%2Fdefault%2Ffuzz%2Fevents",
+                            "%00%FF",
+                            "x".repeat(3000),
+                            "%1F",
+                            "-1",
+                            "null"));
+            case 1 ->
+                "pageSize="
+                    + pick(
+                        random,
+                        List.of(
+                            "0",
+                            "-1",
+                            "abc",
+                            "",
+                            "1.5",
+                            "99999999999",
+                            "2147483648",
+                            "-2147483648",
+                            "%201",
+                            "0x10",
+                            "1e3",
+                            "%00"));
             case 2 -> "parent=" + pick(random, HOSTILE_SEGMENTS);
             case 3 -> "snapshots=" + pick(random, List.of("bogus", "", "REFS", "all,refs", "%00"));
             case 4 -> "warehouse=" + pick(random, HOSTILE_PREFIXES);
             case 5 -> "repo=" + pick(random, HOSTILE_SEGMENTS);
             case 6 -> randomToken(random, 8) + "=" + randomToken(random, 12);
-            default -> pick(random, List.of("&", "=", "==", "a=%", "pageSize=1&pageSize=abc", "%ZZ=1"));
+            default ->
+                pick(random, List.of("&", "=", "==", "a=%", "pageSize=1&pageSize=abc", "%ZZ=1"));
           });
     }
-    String method = template.equals(TABLE) || template.equals(NS) ? pick(random, List.of("GET", "HEAD")) : "GET";
-    return request("hostile-query", method, base + "?" + String.join("&", params), Map.of(), null, false);
+    String method =
+        template.equals(TABLE) || template.equals(NS)
+            ? pick(random, List.of("GET", "HEAD"))
+            : "GET";
+    return request(
+        "hostile-query", method, base + "?" + String.join("&", params), Map.of(), null, false);
   }
 
   private FuzzRequest hostilePrefix(Random random) {
-    Route route = pick(random, ROUTES.stream().filter(r -> r.template().contains("{prefix}")).toList());
-    // Writes through the as-of warehouse are refused (403) whatever they carry; reads replay the log.
-    boolean asOf = !route.method().equals("GET") && !route.method().equals("HEAD") && random.nextBoolean();
+    Route route =
+        pick(random, ROUTES.stream().filter(r -> r.template().contains("{prefix}")).toList());
+    // Writes through the as-of warehouse are refused (403) whatever they carry; reads replay the
+    // log.
+    boolean asOf =
+        !route.method().equals("GET") && !route.method().equals("HEAD") && random.nextBoolean();
     String prefix = asOf ? AS_OF : pick(random, HOSTILE_PREFIXES);
     if (prefix.equals(AS_OF) && route.method().equals("GET") && random.nextInt(4) != 0) {
       prefix = "default@yesterday";
     }
-    String target = fill(route.template(), prefix, pick(random, EXISTING_NAMESPACES), pick(random, List.of("events", "logs")));
-    byte[] body = route.method().equals("POST") ? bodies.forRoute(random, route.template(), true) : null;
+    String target =
+        fill(
+            route.template(),
+            prefix,
+            pick(random, EXISTING_NAMESPACES),
+            pick(random, List.of("events", "logs")));
+    byte[] body =
+        route.method().equals("POST") ? bodies.forRoute(random, route.template(), true) : null;
     return request("hostile-prefix", route.method(), target, json(), body, false);
   }
 
@@ -228,7 +378,8 @@ final class HostileRequests {
           case 2 -> Map.of("Content-Type", "application/xml", "Content-Encoding", "gzip");
           default -> json();
         };
-    return request("hostile-body", "POST", target.path(), headers, target.body(), random.nextInt(5) == 0);
+    return request(
+        "hostile-body", "POST", target.path(), headers, target.body(), random.nextInt(5) == 0);
   }
 
   private FuzzRequest probes(Random random) {
@@ -246,13 +397,34 @@ final class HostileRequests {
         pick(
             random,
             List.of(
-                "/", "/v1", "/v1/", "/v1/default", "/v1/default/", "/v1/default/namespaces/", "/metrics/", "/health",
-                "/health/", "/health/live/x", "/management", "/management/v1/lineage/tables/fuzz", "/v1/config/",
-                "/V1/CONFIG", "/v2/config", "/v1/default/tables", "/v1/default/views", "/favicon.ico", "/.well-known/x",
-                "/v1/default/namespaces/fuzz/tables/events/metrics/x", "/v1/default/namespaces/fuzz/tables/events/",
-                "/v1/default/namespaces/fuzz/register/x", "//v1/default/namespaces", "/v1//namespaces",
-                "/v1/default/namespaces/fuzz//tables", "/v1/default/namespaces/fuzz/tables/events/../events",
-                "/v1/default/namespaces/fuzz/tables/%2E%2E", "/v1/default/namespaces/fuzz%2Ftables%2Fevents"));
+                "/",
+                "/v1",
+                "/v1/",
+                "/v1/default",
+                "/v1/default/",
+                "/v1/default/namespaces/",
+                "/metrics/",
+                "/health",
+                "/health/",
+                "/health/live/x",
+                "/management",
+                "/management/v1/lineage/tables/fuzz",
+                "/v1/config/",
+                "/V1/CONFIG",
+                "/v2/config",
+                "/v1/default/tables",
+                "/v1/default/views",
+                "/favicon.ico",
+                "/.well-known/x",
+                "/v1/default/namespaces/fuzz/tables/events/metrics/x",
+                "/v1/default/namespaces/fuzz/tables/events/",
+                "/v1/default/namespaces/fuzz/register/x",
+                "//v1/default/namespaces",
+                "/v1//namespaces",
+                "/v1/default/namespaces/fuzz//tables",
+                "/v1/default/namespaces/fuzz/tables/events/../events",
+                "/v1/default/namespaces/fuzz/tables/%2E%2E",
+                "/v1/default/namespaces/fuzz%2Ftables%2Fevents"));
     String method = pick(random, List.of("HEAD", "DELETE", "GET", "POST", "PUT", "PATCH"));
     byte[] body = method.equals("POST") ? bodies.any(random) : null;
     return request("odd-path", method, path, Map.of(), body, false);
@@ -261,29 +433,76 @@ final class HostileRequests {
   private FuzzRequest rawProtocol(Random random) {
     String host = "Host: localhost\r\n";
     String close = "Connection: close\r\n";
-    String path = fill(pick(random, List.of(NS, TABLE, "/v1/{prefix}/namespaces")), "default", "fuzz", "ghost");
+    String path =
+        fill(
+            pick(random, List.of(NS, TABLE, "/v1/{prefix}/namespaces")),
+            "default",
+            "fuzz",
+            "ghost");
     int choice = random.nextInt(15);
     String text =
         switch (choice) {
           case 0 -> "GET " + path + "\u0001\u007f" + " HTTP/1.1\r\n" + host + close + "\r\n";
           case 1 -> "GET /v1/default/namespaces/fu zz HTTP/1.1\r\n" + host + close + "\r\n";
-          case 2 -> "GET " + path + " HTTP/1.1\r\n" + host + "X-Bad\u0001Name: y\r\n" + close + "\r\n";
-          case 3 -> "GET " + path + " HTTP/1.1\r\n" + host + "X-Big: " + "a".repeat(9000) + "\r\n" + close + "\r\n";
+          case 2 ->
+              "GET " + path + " HTTP/1.1\r\n" + host + "X-Bad\u0001Name: y\r\n" + close + "\r\n";
+          case 3 ->
+              "GET "
+                  + path
+                  + " HTTP/1.1\r\n"
+                  + host
+                  + "X-Big: "
+                  + "a".repeat(9000)
+                  + "\r\n"
+                  + close
+                  + "\r\n";
           case 4 -> "GET /" + "a".repeat(5000) + " HTTP/1.1\r\n" + host + close + "\r\n";
-          case 5 -> "POST /v1/default/namespaces HTTP/1.1\r\n" + host + "Content-Length: "
-              + pick(random, List.of("abc", "-5", "99999999999999999999", "1, 2", "0x10")) + "\r\n" + close + "\r\n{}";
-          case 6 -> "POST /v1/default/namespaces HTTP/1.1\r\n" + host + "Content-Length: 2\r\nContent-Length: 7\r\n" + close
-              + "\r\n{}";
+          case 5 ->
+              "POST /v1/default/namespaces HTTP/1.1\r\n"
+                  + host
+                  + "Content-Length: "
+                  + pick(random, List.of("abc", "-5", "99999999999999999999", "1, 2", "0x10"))
+                  + "\r\n"
+                  + close
+                  + "\r\n{}";
+          case 6 ->
+              "POST /v1/default/namespaces HTTP/1.1\r\n"
+                  + host
+                  + "Content-Length: 2\r\nContent-Length: 7\r\n"
+                  + close
+                  + "\r\n{}";
           case 7 -> "GET " + path + " HTTP/1.0\r\n\r\n";
           case 8 -> "GET http://localhost" + path + " HTTP/1.1\r\n" + host + close + "\r\n";
           case 9 -> "GET * HTTP/1.1\r\n" + host + close + "\r\n";
           case 10 -> "get " + path + " HTTP/1.1\r\n" + host + close + "\r\n";
           case 11 -> "GET " + path + " HTTP/1.1\r\n" + close + "\r\n";
-          case 12 -> "GET " + path.replace("ghost", "gh%ZZost%00") + " HTTP/1.1\r\n" + host + "X-Nul: a\u0000b\r\n" + close + "\r\n";
-          case 13 -> "POST /v1/default/namespaces HTTP/1.1\r\n" + host + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n"
-              + close + "\r\n2\r\n{}\r\n0\r\n\r\n";
-          default -> "POST /v1/default/namespaces HTTP/1.1\r\n" + host + "Transfer-Encoding: chunked\r\n" + close + "\r\n"
-              + pick(random, List.of("ZZ\r\nabc\r\n0\r\n\r\n", "FFFFFFFFFFFFFFFFFFFF\r\n", "-1\r\n\r\n", "3\r\n{}}\r\nX\r\n"));
+          case 12 ->
+              "GET "
+                  + path.replace("ghost", "gh%ZZost%00")
+                  + " HTTP/1.1\r\n"
+                  + host
+                  + "X-Nul: a\u0000b\r\n"
+                  + close
+                  + "\r\n";
+          case 13 ->
+              "POST /v1/default/namespaces HTTP/1.1\r\n"
+                  + host
+                  + "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n"
+                  + close
+                  + "\r\n2\r\n{}\r\n0\r\n\r\n";
+          default ->
+              "POST /v1/default/namespaces HTTP/1.1\r\n"
+                  + host
+                  + "Transfer-Encoding: chunked\r\n"
+                  + close
+                  + "\r\n"
+                  + pick(
+                      random,
+                      List.of(
+                          "ZZ\r\nabc\r\n0\r\n\r\n",
+                          "FFFFFFFFFFFFFFFFFFFF\r\n",
+                          "-1\r\n\r\n",
+                          "3\r\n{}}\r\nX\r\n"));
         };
     // A broken chunk framing leaves nothing to answer: the server may just close the connection.
     boolean mayClose = choice == 14;
@@ -299,15 +518,25 @@ final class HostileRequests {
    */
 
   static String fill(String template, String prefix, String namespace, String table) {
-    return template.replace("{prefix}", prefix).replace("{namespace}", namespace).replace("{table}", table);
+    return template
+        .replace("{prefix}", prefix)
+        .replace("{namespace}", namespace)
+        .replace("{table}", table);
   }
 
   static Map<String, String> json() {
     return Map.of("Content-Type", "application/json");
   }
 
-  static FuzzRequest request(String kind, String method, String target, Map<String, String> headers, byte[] body, boolean chunked) {
-    return new FuzzRequest(kind, method, target, new LinkedHashMap<>(headers), body, chunked, null, false);
+  static FuzzRequest request(
+      String kind,
+      String method,
+      String target,
+      Map<String, String> headers,
+      byte[] body,
+      boolean chunked) {
+    return new FuzzRequest(
+        kind, method, target, new LinkedHashMap<>(headers), body, chunked, null, false);
   }
 
   static <T> T pick(Random random, List<T> values) {

@@ -25,9 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The REST spec's error model over raw HTTP against a running server: every failure is
- * {@code {"error":{"message","type","code"}}} with {@code code} equal to the status, and a refused
- * request changes nothing. Each test uses its own namespace names, so they share one server.
+ * The REST spec's error model over raw HTTP against a running server: every failure is {@code
+ * {"error":{"message","type","code"}}} with {@code code} equal to the status, and a refused request
+ * changes nothing. Each test uses its own namespace names, so they share one server.
  */
 class HttpErrorModelIT {
   private static final String NS = "/v1/default/namespaces";
@@ -144,10 +144,13 @@ class HttpErrorModelIT {
 
   @Test
   void settingAndRemovingSameKeyIsUnprocessableAndChangesNothing() throws Exception {
-    assertThat(post(NS, "{\"namespace\":[\"props_conflict\"],\"properties\":{\"k\":\"v\"}}").statusCode())
+    assertThat(
+            post(NS, "{\"namespace\":[\"props_conflict\"],\"properties\":{\"k\":\"v\"}}")
+                .statusCode())
         .isEqualTo(200);
     String update = "{\"updates\":{\"k\":\"changed\"},\"removals\":[\"k\"]}";
-    assertError(post(NS + "/props_conflict/properties", update), 422, "UnprocessableEntityException");
+    assertError(
+        post(NS + "/props_conflict/properties", update), 422, "UnprocessableEntityException");
     assertThat(namespaceProperties("props_conflict")).isEqualTo(Map.of("k", "v"));
   }
 
@@ -190,7 +193,8 @@ class HttpErrorModelIT {
 
   @Test
   void creatingTableInMissingNamespaceIsNoSuchNamespace() throws Exception {
-    assertError(post(NS + "/missing_tbl_ns/tables", CREATE_TABLE_T), 404, "NoSuchNamespaceException");
+    assertError(
+        post(NS + "/missing_tbl_ns/tables", CREATE_TABLE_T), 404, "NoSuchNamespaceException");
   }
 
   @Test
@@ -211,7 +215,8 @@ class HttpErrorModelIT {
     createNamespace("commit_bad");
     assertThat(post(NS + "/commit_bad/tables", CREATE_TABLE_T).statusCode()).isEqualTo(200);
     HttpResponse<String> response =
-        post(NS + "/commit_bad/tables/t", setPropertyCommit("00000000-0000-0000-0000-000000000000"));
+        post(
+            NS + "/commit_bad/tables/t", setPropertyCommit("00000000-0000-0000-0000-000000000000"));
     JsonNode error = assertError(response, 409, "CommitFailedException");
     assertThat(error.path("message").asText()).startsWith("Requirement failed:");
     assertThat(loadTable("commit_bad").path("metadata").path("properties").has("k")).isFalse();
@@ -224,7 +229,8 @@ class HttpErrorModelIT {
     String uuid = loadTable("commit_ok").path("metadata").path("table-uuid").asText();
     HttpResponse<String> response = post(NS + "/commit_ok/tables/t", setPropertyCommit(uuid));
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(JSON.readTree(response.body()).path("metadata").path("properties").path("k").asText())
+    assertThat(
+            JSON.readTree(response.body()).path("metadata").path("properties").path("k").asText())
         .isEqualTo("v");
     assertThat(loadTable("commit_ok").path("metadata").path("properties").path("k").asText())
         .isEqualTo("v");
@@ -234,7 +240,8 @@ class HttpErrorModelIT {
   void commitWithNonJsonBodyIsBadRequest() throws Exception {
     createNamespace("commit_garbage");
     assertThat(post(NS + "/commit_garbage/tables", CREATE_TABLE_T).statusCode()).isEqualTo(200);
-    assertError(post(NS + "/commit_garbage/tables/t", "this is not json"), 400, "BadRequestException");
+    assertError(
+        post(NS + "/commit_garbage/tables/t", "this is not json"), 400, "BadRequestException");
   }
 
   @Test
@@ -247,12 +254,15 @@ class HttpErrorModelIT {
     HttpResponse<String> list = get(NS + "/odd_names/tables");
     assertThat(list.statusCode()).isEqualTo(200);
     List<String> names = new ArrayList<>();
-    JSON.readTree(list.body()).path("identifiers").forEach(id -> names.add(id.path("name").asText()));
+    JSON.readTree(list.body())
+        .path("identifiers")
+        .forEach(id -> names.add(id.path("name").asText()));
     assertThat(names).containsExactly(name);
 
     HttpResponse<String> load = get(NS + "/odd_names/tables/we%2Fird.name");
     assertThat(load.statusCode()).isEqualTo(200);
-    assertThat(JSON.readTree(load.body()).path("metadata").path("table-uuid").asText()).isNotEmpty();
+    assertThat(JSON.readTree(load.body()).path("metadata").path("table-uuid").asText())
+        .isNotEmpty();
   }
 
   // --- paging ---
@@ -272,12 +282,14 @@ class HttpErrorModelIT {
     createNamespace("paged");
     List<String> expected = List.of("c0", "c1", "c2", "c3", "c4");
     for (String child : expected) {
-      assertThat(post(NS, "{\"namespace\":[\"paged\",\"" + child + "\"]}").statusCode()).isEqualTo(200);
+      assertThat(post(NS, "{\"namespace\":[\"paged\",\"" + child + "\"]}").statusCode())
+          .isEqualTo(200);
     }
     List<String> seen = new ArrayList<>();
     String token = null;
     for (int pages = 0; pages < 10; pages++) {
-      String query = "?parent=paged&pageSize=2" + (token == null ? "" : "&pageToken=" + encode(token));
+      String query =
+          "?parent=paged&pageSize=2" + (token == null ? "" : "&pageToken=" + encode(token));
       HttpResponse<String> response = get(NS + query);
       assertThat(response.statusCode()).isEqualTo(200);
       JsonNode body = JSON.readTree(response.body());
@@ -304,7 +316,9 @@ class HttpErrorModelIT {
   /** Asserts the ErrorModel and returns its {@code error} object; a null type is only non-blank. */
   private static JsonNode assertError(HttpResponse<String> response, int status, String type)
       throws IOException {
-    assertThat(response.statusCode()).as("status of %s", response.request().uri()).isEqualTo(status);
+    assertThat(response.statusCode())
+        .as("status of %s", response.request().uri())
+        .isEqualTo(status);
     JsonNode error = JSON.readTree(response.body()).path("error");
     assertThat(error.isObject()).as("ErrorModel in %s", response.body()).isTrue();
     if (type == null) {
@@ -327,7 +341,8 @@ class HttpErrorModelIT {
     HttpResponse<String> response = get(NS + "/" + name);
     assertThat(response.statusCode()).isEqualTo(200);
     JsonNode properties = JSON.readTree(response.body()).path("properties");
-    return JSON.convertValue(properties, JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class));
+    return JSON.convertValue(
+        properties, JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class));
   }
 
   private static JsonNode loadTable(String namespace) throws Exception {
@@ -337,7 +352,9 @@ class HttpErrorModelIT {
   }
 
   private static String setPropertyCommit(String uuid) {
-    return "{\"requirements\":[{\"type\":\"assert-table-uuid\",\"uuid\":\"" + uuid + "\"}],"
+    return "{\"requirements\":[{\"type\":\"assert-table-uuid\",\"uuid\":\""
+        + uuid
+        + "\"}],"
         + "\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}]}";
   }
 
@@ -360,7 +377,8 @@ class HttpErrorModelIT {
     URI uri = URI.create(floe.uri());
     try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
       socket.setSoTimeout(10_000);
-      String request = requestLine + "\r\nHost: " + uri.getAuthority() + "\r\nConnection: close\r\n\r\n";
+      String request =
+          requestLine + "\r\nHost: " + uri.getAuthority() + "\r\nConnection: close\r\n\r\n";
       socket.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
       socket.getOutputStream().flush();
       return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -379,13 +397,16 @@ class HttpErrorModelIT {
     return send("POST", path, body);
   }
 
-  private static HttpResponse<String> send(String method, String path, String body) throws Exception {
+  private static HttpResponse<String> send(String method, String path, String body)
+      throws Exception {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(floe.uri() + path)).timeout(Duration.ofSeconds(30));
     if (body == null) {
       request.method(method, BodyPublishers.noBody());
     } else {
-      request.header("Content-Type", "application/json").method(method, BodyPublishers.ofString(body));
+      request
+          .header("Content-Type", "application/json")
+          .method(method, BodyPublishers.ofString(body));
     }
     return http.send(request.build(), BodyHandlers.ofString());
   }

@@ -35,21 +35,23 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sends many generated hostile requests ({@link HostileRequests}) to a running server from
- * several threads and checks that none is answered with a 5xx, that every error answer with a
- * body is the REST spec's ErrorModel with {@code code} equal to the status, and that the catalog
- * afterwards is exactly what it was before: refused requests change nothing.
+ * Sends many generated hostile requests ({@link HostileRequests}) to a running server from several
+ * threads and checks that none is answered with a 5xx, that every error answer with a body is the
+ * REST spec's ErrorModel with {@code code} equal to the status, and that the catalog afterwards is
+ * exactly what it was before: refused requests change nothing.
  *
  * <p>{@code -Dfloe.fuzz.requests=N} (default 10,000; the long run is 100,000), {@code
  * -Dfloe.fuzz.seed=S} (request {@code i} is generated from the seed and {@code i} alone, so a
- * failure names what to replay). The generator cases that found server bugs (null values, names
- * no path can address, NUL in names) stay in as regressions (see {@link HostileBodies}).
+ * failure names what to replay). The generator cases that found server bugs (null values, names no
+ * path can address, NUL in names) stay in as regressions (see {@link HostileBodies}).
  */
 class HttpFuzzIT {
   private static final int REQUESTS = Integer.getInteger("floe.fuzz.requests", 10_000);
   private static final long SEED = Long.getLong("floe.fuzz.seed", 20_261_130L);
+
   /** The cases of bugs this test found, fixed since, run by default; off only to compare. */
   private static final boolean KNOWN_BUGS = !Boolean.getBoolean("floe.fuzz.skip-regressions");
+
   private static final int THREADS = 8;
   private static final int SHOWN_FAILURES = 40;
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -61,20 +63,38 @@ class HttpFuzzIT {
   private static String metadataLocation;
 
   private final Map<String, LongAdder> statuses = new ConcurrentHashMap<>();
-  /** Writes answered 2xx: only no-ops may be (an empty commit); the snapshot proves none changed anything. */
+
+  /**
+   * Writes answered 2xx: only no-ops may be (an empty commit); the snapshot proves none changed
+   * anything.
+   */
   private final Map<String, LongAdder> acceptedWrites = new ConcurrentHashMap<>();
+
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
   private final AtomicInteger failureCount = new AtomicInteger();
 
   @BeforeAll
   static void startAndSeed() throws Exception {
     floe = new FloeProcess(dataDir).start();
-    http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+    http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
     created(post(NS, "{\"namespace\":[\"fuzz\"],\"properties\":{\"owner\":\"fuzz\"}}"));
     created(post(NS, "{\"namespace\":[\"fuzz\",\"inner\"]}"));
-    created(post(NS + "/fuzz/tables", "{\"name\":\"events\",\"schema\":" + HostileBodies.SCHEMA + ",\"properties\":{\"owner\":\"fuzz\"}}"));
-    created(post(NS + "/fuzz%1Finner/tables", "{\"name\":\"logs\",\"schema\":" + HostileBodies.SCHEMA + "}"));
-    metadataLocation = JSON.readTree(get(NS + "/fuzz/tables/events").body()).path("metadata-location").asText();
+    created(
+        post(
+            NS + "/fuzz/tables",
+            "{\"name\":\"events\",\"schema\":"
+                + HostileBodies.SCHEMA
+                + ",\"properties\":{\"owner\":\"fuzz\"}}"));
+    created(
+        post(
+            NS + "/fuzz%1Finner/tables",
+            "{\"name\":\"logs\",\"schema\":" + HostileBodies.SCHEMA + "}"));
+    metadataLocation =
+        JSON.readTree(get(NS + "/fuzz/tables/events").body()).path("metadata-location").asText();
   }
 
   @AfterAll
@@ -97,7 +117,8 @@ class HttpFuzzIT {
       pool.execute(
           () -> {
             for (int i = next.getAndIncrement(); i < REQUESTS; i = next.getAndIncrement()) {
-              FuzzRequest request = generator.generate(new Random(new SplittableRandom(SEED + i).nextLong()));
+              FuzzRequest request =
+                  generator.generate(new Random(new SplittableRandom(SEED + i).nextLong()));
               check(i, request);
             }
           });
@@ -106,11 +127,20 @@ class HttpFuzzIT {
     assertThat(pool.awaitTermination(2, TimeUnit.HOURS)).isTrue();
     double seconds = (System.nanoTime() - started) / 1e9;
     System.out.printf(
-        "HttpFuzzIT: %d requests (seed %d) in %.1f s (%.0f/s) on %d threads; statuses %s; writes answered 2xx %s%n",
-        REQUESTS, SEED, seconds, REQUESTS / seconds, THREADS, new TreeMap<>(statuses), new TreeMap<>(acceptedWrites));
+        "HttpFuzzIT: %d requests (seed %d) in %.1f s (%.0f/s) on %d threads; statuses %s; writes"
+            + " answered 2xx %s%n",
+        REQUESTS,
+        SEED,
+        seconds,
+        REQUESTS / seconds,
+        THREADS,
+        new TreeMap<>(statuses),
+        new TreeMap<>(acceptedWrites));
 
     assertThat(failures)
-        .as("%d of %d requests were answered wrongly (first %d shown)", failureCount.get(), REQUESTS, SHOWN_FAILURES)
+        .as(
+            "%d of %d requests were answered wrongly (first %d shown)",
+            failureCount.get(), REQUESTS, SHOWN_FAILURES)
         .isEmpty();
     assertThat(CatalogSnapshot.take(http, floe.uri(), "default")).isEqualTo(before);
     assertThat(get("/health/ready").statusCode()).isEqualTo(200);
@@ -127,10 +157,18 @@ class HttpFuzzIT {
       Thread.currentThread().interrupt();
       return;
     }
-    statuses.computeIfAbsent(answer.status() < 0 ? "closed" : String.valueOf(answer.status()), k -> new LongAdder()).increment();
-    if (answer.status() >= 200 && answer.status() < 300 && !request.method().equals("GET") && !request.head()) {
+    statuses
+        .computeIfAbsent(
+            answer.status() < 0 ? "closed" : String.valueOf(answer.status()), k -> new LongAdder())
+        .increment();
+    if (answer.status() >= 200
+        && answer.status() < 300
+        && !request.method().equals("GET")
+        && !request.head()) {
       String route = request.target().replaceAll("\\?.*", "");
-      acceptedWrites.computeIfAbsent(request.method() + " " + route, k -> new LongAdder()).increment();
+      acceptedWrites
+          .computeIfAbsent(request.method() + " " + route, k -> new LongAdder())
+          .increment();
     }
     String problem = problem(request, answer);
     if (problem != null) {
@@ -187,7 +225,8 @@ class HttpFuzzIT {
     HttpRequest built;
     try {
       HttpRequest.Builder builder =
-          HttpRequest.newBuilder(URI.create(floe.uri() + request.target())).timeout(Duration.ofSeconds(60));
+          HttpRequest.newBuilder(URI.create(floe.uri() + request.target()))
+              .timeout(Duration.ofSeconds(60));
       request.headers().forEach(builder::header);
       built = builder.method(request.method(), publisher(request)).build();
     } catch (IllegalArgumentException e) {
@@ -236,7 +275,9 @@ class HttpFuzzIT {
   }
 
   private static HttpResponse<String> get(String path) throws Exception {
-    return http.send(HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET().build(), BodyHandlers.ofString());
+    return http.send(
+        HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET().build(),
+        BodyHandlers.ofString());
   }
 
   private static HttpResponse<String> post(String path, String body) throws Exception {

@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  * where their data came from ({@code floe.source.*}, passed through and indexed by lineage).
  */
 class LineageAndAuthorshipIT {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-  private static final TableIdentifier DAILY = TableIdentifier.of(Namespace.of("mart", "sales"), "daily");
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final TableIdentifier DAILY =
+      TableIdentifier.of(Namespace.of("mart", "sales"), "daily");
 
   @TempDir Path dataDir;
 
@@ -59,13 +61,16 @@ class LineageAndAuthorshipIT {
       assertThat(lineage.path("snapshots")).hasSize(1);
       JsonNode snapshot = lineage.path("snapshots").get(0);
       assertThat(snapshot.path("snapshot-id").asLong()).isEqualTo(first.snapshotId());
-      assertThat(snapshot.path("sources").path("repo").asText()).isEqualTo("git@example.org:etl.git");
+      assertThat(snapshot.path("sources").path("repo").asText())
+          .isEqualTo("git@example.org:etl.git");
       assertThat(snapshot.path("sources").path("ref").asText()).isEqualTo("refs/heads/main");
       assertThat(snapshot.path("sources").path("snapshot-id").asText()).isEqualTo("8812");
 
-      JsonNode derived = await(floe.uri() + "/management/v1/lineage/sources?repo=git%40example.org%3Aetl.git");
+      JsonNode derived =
+          await(floe.uri() + "/management/v1/lineage/sources?repo=git%40example.org%3Aetl.git");
       assertThat(derived.path("tables")).hasSize(1);
-      assertThat(derived.path("tables").get(0).path("table").path("name").asText()).isEqualTo("daily");
+      assertThat(derived.path("tables").get(0).path("table").path("name").asText())
+          .isEqualTo("daily");
 
       // A rename carries the lineage to the new name.
       TableIdentifier renamed = TableIdentifier.of(DAILY.namespace(), "daily_v2");
@@ -80,7 +85,10 @@ class LineageAndAuthorshipIT {
     HttpClient http = HttpClient.newHttpClient();
     long deadline = System.currentTimeMillis() + 20_000;
     while (true) {
-      HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(URI.create(url)).build(),
+              HttpResponse.BodyHandlers.ofString());
       JsonNode body = new ObjectMapper().readTree(response.body());
       boolean ready =
           response.statusCode() == 200

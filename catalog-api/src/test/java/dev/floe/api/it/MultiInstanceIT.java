@@ -20,12 +20,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two instances share the partitions of one Kafka cluster: any instance answers any request (a
- * read for a key the other hosts is forwarded to it), and a write acknowledged by one is seen by
- * the next read on the other.
+ * Two instances share the partitions of one Kafka cluster: any instance answers any request (a read
+ * for a key the other hosts is forwarded to it), and a write acknowledged by one is seen by the
+ * next read on the other.
  */
 class MultiInstanceIT {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final Namespace NS = Namespace.of("shared");
 
   @TempDir Path first;
@@ -34,7 +35,9 @@ class MultiInstanceIT {
   @Test
   void anyInstanceAnswersAnyRequestAndReadsItsOwnWritesAcrossInstances() throws Exception {
     try (FloeProcess a = new FloeProcess(first).start();
-        FloeProcess b = new FloeProcess(second, Map.of("floe.kafka.bootstrap-servers", bootstrap(first))).start();
+        FloeProcess b =
+            new FloeProcess(second, Map.of("floe.kafka.bootstrap-servers", bootstrap(first)))
+                .start();
         RESTCatalog viaA = RestClients.connect(a.uri(), Map.of());
         RESTCatalog viaB = RestClients.connect(b.uri(), Map.of())) {
       viaA.createNamespace(NS);
@@ -53,7 +56,10 @@ class MultiInstanceIT {
       for (TableIdentifier id : tables) {
         java.net.http.HttpResponse<String> load =
             http.send(
-                java.net.http.HttpRequest.newBuilder(java.net.URI.create(b.uri() + "/v1/default/namespaces/shared/tables/" + id.name())).build(),
+                java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create(
+                            b.uri() + "/v1/default/namespaces/shared/tables/" + id.name()))
+                    .build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(load.statusCode()).isEqualTo(200);
         servers.add(load.headers().firstValue("X-Floe-Served-By").orElseThrow());
@@ -65,15 +71,20 @@ class MultiInstanceIT {
         table.newFastAppend().appendFile(RestCatalogLifecycleIT.dataFile(table, "x")).commit();
         long written = table.currentSnapshot().snapshotId();
         // The next read, on the other instance, sees the write.
-        assertThat(viaA.loadTable(id).currentSnapshot().snapshotId()).as("%s via A", id).isEqualTo(written);
-        assertThat(viaB.loadTable(id).currentSnapshot().snapshotId()).as("%s via B", id).isEqualTo(written);
+        assertThat(viaA.loadTable(id).currentSnapshot().snapshotId())
+            .as("%s via A", id)
+            .isEqualTo(written);
+        assertThat(viaB.loadTable(id).currentSnapshot().snapshotId())
+            .as("%s via B", id)
+            .isEqualTo(written);
       }
       assertThat(viaA.listTables(NS)).containsExactlyInAnyOrderElementsOf(viaB.listTables(NS));
     }
   }
 
   /** B joins the group after A: wait for the rebalance that gives it its partitions to settle. */
-  private static void awaitEveryTableLoads(RESTCatalog catalog, List<TableIdentifier> tables) throws InterruptedException {
+  private static void awaitEveryTableLoads(RESTCatalog catalog, List<TableIdentifier> tables)
+      throws InterruptedException {
     long deadline = System.currentTimeMillis() + 90_000;
     while (true) {
       try {

@@ -12,8 +12,8 @@ import java.util.TreeMap;
 
 /**
  * One HTTP/1.1 exchange over a plain socket, for requests {@code java.net.http} refuses to send:
- * control characters and invalid percent-encodings in the path, broken headers, lying lengths,
- * bad chunk framing. Reads one response (by its length or chunks, or to the end of the stream).
+ * control characters and invalid percent-encodings in the path, broken headers, lying lengths, bad
+ * chunk framing. Reads one response (by its length or chunks, or to the end of the stream).
  */
 final class RawHttp {
   /** A response; {@code status} is -1 when the server closed the connection without answering. */
@@ -25,7 +25,8 @@ final class RawHttp {
 
   private RawHttp() {}
 
-  static Response exchange(URI server, byte[] request, boolean head, int timeoutMillis) throws IOException {
+  static Response exchange(URI server, byte[] request, boolean head, int timeoutMillis)
+      throws IOException {
     try (Socket socket = new Socket(server.getHost(), server.getPort())) {
       socket.setSoTimeout(timeoutMillis);
       try {
@@ -50,7 +51,9 @@ final class RawHttp {
     for (int i = 1; i < lines.length; i++) {
       int colon = lines[i].indexOf(':');
       if (colon > 0) {
-        headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT), lines[i].substring(colon + 1).trim());
+        headers.put(
+            lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+            lines[i].substring(colon + 1).trim());
       }
     }
     byte[] body;

@@ -41,7 +41,8 @@ class RestCatalogLifecycleIT {
         catalog.createNamespace(DB, new java.util.HashMap<>(Map.of("owner", "analytics")));
         PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).identity("category").build();
         Table table = catalog.createTable(EVENTS, SCHEMA, spec);
-        assertThat(table.location()).startsWith(dataDir.resolve("warehouse").toUri().toString().replaceAll("/$", ""));
+        assertThat(table.location())
+            .startsWith(dataDir.resolve("warehouse").toUri().toString().replaceAll("/$", ""));
 
         table.newFastAppend().appendFile(dataFile(table, "a")).commit();
         table.updateSchema().addColumn("note", Types.StringType.get()).commit();
@@ -62,10 +63,12 @@ class RestCatalogLifecycleIT {
         assertThat(table.currentSnapshot().summary()).containsEntry("added-data-files", "1");
         snapshotId = table.currentSnapshot().snapshotId();
 
-        assertThatThrownBy(() -> catalog.dropNamespace(DB)).isInstanceOf(NamespaceNotEmptyException.class);
+        assertThatThrownBy(() -> catalog.dropNamespace(DB))
+            .isInstanceOf(NamespaceNotEmptyException.class);
         assertThat(catalog.dropTable(EVENTS, false)).isTrue();
         assertThat(catalog.listTables(DB)).isEmpty();
-        assertThatThrownBy(() -> catalog.loadTable(EVENTS)).isInstanceOf(NoSuchTableException.class);
+        assertThatThrownBy(() -> catalog.loadTable(EVENTS))
+            .isInstanceOf(NoSuchTableException.class);
         assertThat(snapshotId).isNotZero();
       }
 
@@ -88,7 +91,10 @@ class RestCatalogLifecycleIT {
     }
   }
 
-  /** A data file entry (the file itself is not read by the catalog); partitioned by category when the table is. */
+  /**
+   * A data file entry (the file itself is not read by the catalog); partitioned by category when
+   * the table is.
+   */
   static DataFile dataFile(Table table, String category) {
     DataFiles.Builder builder =
         DataFiles.builder(table.spec())

@@ -23,11 +23,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Table behaviour beyond Iceberg's suite: every table has its own location inside the warehouse,
- * a purge removes only a dropped table's files and only later, and format versions 1 to 3 work.
+ * Table behaviour beyond Iceberg's suite: every table has its own location inside the warehouse, a
+ * purge removes only a dropped table's files and only later, and format versions 1 to 3 work.
  */
 class TableSurfaceIT {
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final Namespace NS = Namespace.of("loc");
 
   @TempDir static Path dataDir;
@@ -63,7 +64,11 @@ class TableSurfaceIT {
   void requestedLocationOutsideTheWarehouseIsRefused() {
     TableIdentifier id = TableIdentifier.of(NS, "outside");
     assertThatThrownBy(
-            () -> catalog.buildTable(id, SCHEMA).withLocation("file:///tmp/not-the-warehouse/t").create())
+            () ->
+                catalog
+                    .buildTable(id, SCHEMA)
+                    .withLocation("file:///tmp/not-the-warehouse/t")
+                    .create())
         .isInstanceOf(BadRequestException.class)
         .hasMessageContaining("outside the warehouse");
     assertThat(catalog.tableExists(id)).isFalse();
@@ -74,7 +79,8 @@ class TableSurfaceIT {
     String base = floe.warehouseRoot() + "/custom/overlap";
     catalog.buildTable(TableIdentifier.of(NS, "owner"), SCHEMA).withLocation(base).create();
 
-    for (String requested : new String[] {base, base + "/inner", floe.warehouseRoot() + "/custom"}) {
+    for (String requested :
+        new String[] {base, base + "/inner", floe.warehouseRoot() + "/custom"}) {
       TableIdentifier id = TableIdentifier.of(NS, "intruder");
       assertThatThrownBy(() -> catalog.buildTable(id, SCHEMA).withLocation(requested).create())
           .as(requested)
@@ -82,19 +88,35 @@ class TableSurfaceIT {
           .hasMessageContaining("overlaps");
       assertThat(catalog.tableExists(id)).isFalse();
     }
-    Table sibling = catalog.buildTable(TableIdentifier.of(NS, "sibling"), SCHEMA).withLocation(base + "2").create();
+    Table sibling =
+        catalog
+            .buildTable(TableIdentifier.of(NS, "sibling"), SCHEMA)
+            .withLocation(base + "2")
+            .create();
     assertThat(sibling.location()).isEqualTo(base + "2");
   }
 
   @Test
   void purgeRemovesOnlyTheDroppedTablesFilesAndThenFreesItsLocation() throws Exception {
-    Table doomed = catalog.createTable(TableIdentifier.of(NS, "doomed"), SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
-    Table survivor = catalog.createTable(TableIdentifier.of(NS, "survivor"), SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
+    Table doomed =
+        catalog.createTable(
+            TableIdentifier.of(NS, "doomed"),
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            new HashMap<>());
+    Table survivor =
+        catalog.createTable(
+            TableIdentifier.of(NS, "survivor"),
+            SCHEMA,
+            PartitionSpec.unpartitioned(),
+            new HashMap<>());
     Path doomedData = write(doomed.location() + "/data/part-0.parquet");
     Path survivorData = write(survivor.location() + "/data/part-0.parquet");
 
     assertThat(catalog.dropTable(TableIdentifier.of(NS, "doomed"), true)).isTrue();
-    assertThat(catalog.tableExists(TableIdentifier.of(NS, "doomed"))).as("the entry goes at once").isFalse();
+    assertThat(catalog.tableExists(TableIdentifier.of(NS, "doomed")))
+        .as("the entry goes at once")
+        .isFalse();
 
     long deadline = System.currentTimeMillis() + 30_000;
     while (Files.exists(doomedData) && System.currentTimeMillis() < deadline) {
@@ -103,14 +125,19 @@ class TableSurfaceIT {
     assertThat(doomedData).doesNotExist();
     assertThat(Paths.get(URI.create(doomed.location()))).doesNotExist();
     assertThat(survivorData).exists();
-    assertThat(catalog.loadTable(TableIdentifier.of(NS, "survivor")).location()).isEqualTo(survivor.location());
+    assertThat(catalog.loadTable(TableIdentifier.of(NS, "survivor")).location())
+        .isEqualTo(survivor.location());
 
     // Once purged, the location is free again.
     deadline = System.currentTimeMillis() + 30_000;
     Table reborn = null;
     while (reborn == null) {
       try {
-        reborn = catalog.buildTable(TableIdentifier.of(NS, "reborn"), SCHEMA).withLocation(doomed.location()).create();
+        reborn =
+            catalog
+                .buildTable(TableIdentifier.of(NS, "reborn"), SCHEMA)
+                .withLocation(doomed.location())
+                .create();
       } catch (BadRequestException e) {
         if (System.currentTimeMillis() > deadline) {
           throw e;
@@ -125,13 +152,15 @@ class TableSurfaceIT {
   @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
   void createsAndCommitsToEveryFormatVersion(int formatVersion) {
     TableIdentifier id = TableIdentifier.of(NS, "v" + formatVersion);
-    Map<String, String> properties = new HashMap<>(Map.of("format-version", String.valueOf(formatVersion)));
+    Map<String, String> properties =
+        new HashMap<>(Map.of("format-version", String.valueOf(formatVersion)));
     Table table = catalog.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), properties);
     table.newFastAppend().appendFile(RestCatalogLifecycleIT.dataFile(table, "x")).commit();
     table.updateSchema().addColumn("extra", Types.StringType.get()).commit();
 
     Table loaded = catalog.loadTable(id);
-    assertThat(((org.apache.iceberg.HasTableOperations) loaded).operations().current().formatVersion())
+    assertThat(
+            ((org.apache.iceberg.HasTableOperations) loaded).operations().current().formatVersion())
         .isEqualTo(formatVersion);
     assertThat(loaded.snapshots()).hasSize(1);
     assertThat(loaded.schema().findField("extra")).isNotNull();

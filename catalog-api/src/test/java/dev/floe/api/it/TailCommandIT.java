@@ -41,8 +41,12 @@ import org.junit.jupiter.api.io.TempDir;
 class TailCommandIT {
   private static final Namespace DB = Namespace.of("db");
   private static final TableIdentifier T = TableIdentifier.of(DB, "t");
-  private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
-  /** Every tail in this class also stops when idle, so a missing record fails instead of hanging. */
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  /**
+   * Every tail in this class also stops when idle, so a missing record fails instead of hanging.
+   */
   private static final String IDLE_MS = "5000";
 
   @TempDir static Path dataDir;
@@ -53,7 +57,8 @@ class TailCommandIT {
     floe = new FloeProcess(dataDir).start();
     try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of())) {
       catalog.createNamespace(DB);
-      assertThatThrownBy(() -> catalog.createNamespace(DB)).isInstanceOf(AlreadyExistsException.class);
+      assertThatThrownBy(() -> catalog.createNamespace(DB))
+          .isInstanceOf(AlreadyExistsException.class);
       Table table = catalog.createTable(T, SCHEMA);
       table.updateSchema().addColumn("note", Types.StringType.get()).commit();
       assertThat(catalog.dropTable(T)).isTrue();
@@ -73,17 +78,29 @@ class TailCommandIT {
   void printsEveryChangeFromTheBeginningInEachEntitysOrder() {
     List<String> lines = tail("events", "--from-beginning", "--timeout-ms", "3000");
 
-    assertThat(lines).extracting(TailCommandIT::summary)
+    assertThat(lines)
+        .extracting(TailCommandIT::summary)
         .containsExactlyInAnyOrder(
             "floe.namespace.created db seq=1",
             "floe.table.created db.t seq=1",
             "floe.table.committed db.t seq=2",
             "floe.table.dropped db.t seq=3")
         // one table's events share a partition, so their order is the log's
-        .containsSubsequence("floe.table.created db.t seq=1", "floe.table.committed db.t seq=2", "floe.table.dropped db.t seq=3");
-    assertThat(lines).allMatch(l -> l.matches("\\d{4}-\\d\\d-\\d\\dT\\S+Z  floe\\.\\S+  \\S+  seq=\\d+  by=\\S+  cmd=\\S+.*"));
-    String committed = lines.stream().filter(l -> l.contains("floe.table.committed")).findFirst().orElseThrow();
-    assertThat(committed).contains("  updates=add-schema,set-current-schema  ").containsPattern("metadata=\\S+\\.metadata\\.json$");
+        .containsSubsequence(
+            "floe.table.created db.t seq=1",
+            "floe.table.committed db.t seq=2",
+            "floe.table.dropped db.t seq=3");
+    assertThat(lines)
+        .allMatch(
+            l ->
+                l.matches(
+                    "\\d{4}-\\d\\d-\\d\\dT\\S+Z  floe\\.\\S+  \\S+  seq=\\d+  by=\\S+ "
+                        + " cmd=\\S+.*"));
+    String committed =
+        lines.stream().filter(l -> l.contains("floe.table.committed")).findFirst().orElseThrow();
+    assertThat(committed)
+        .contains("  updates=add-schema,set-current-schema  ")
+        .containsPattern("metadata=\\S+\\.metadata\\.json$");
   }
 
   @Test
@@ -93,15 +110,22 @@ class TailCommandIT {
 
   @Test
   void filtersByTableAndType() {
-    assertThat(tail("events", "--from-beginning", "--table", "db.t")).extracting(TailCommandIT::summary)
-        .containsExactly("floe.table.created db.t seq=1", "floe.table.committed db.t seq=2", "floe.table.dropped db.t seq=3");
-    assertThat(tail("events", "--from-beginning", "--table", "db")).extracting(TailCommandIT::summary)
+    assertThat(tail("events", "--from-beginning", "--table", "db.t"))
+        .extracting(TailCommandIT::summary)
+        .containsExactly(
+            "floe.table.created db.t seq=1",
+            "floe.table.committed db.t seq=2",
+            "floe.table.dropped db.t seq=3");
+    assertThat(tail("events", "--from-beginning", "--table", "db"))
+        .extracting(TailCommandIT::summary)
         .containsExactly("floe.namespace.created db seq=1");
-    assertThat(tail("events", "--from-beginning", "--type", "floe.table.committed,floe.table.dropped"))
+    assertThat(
+            tail("events", "--from-beginning", "--type", "floe.table.committed,floe.table.dropped"))
         .extracting(TailCommandIT::summary)
         .containsExactly("floe.table.committed db.t seq=2", "floe.table.dropped db.t seq=3");
     assertThat(tail("events", "--from-beginning", "--namespace", "db")).hasSize(4);
-    assertThat(tail("events", "--from-beginning", "--namespace", "other", "--timeout-ms", "2000")).isEmpty();
+    assertThat(tail("events", "--from-beginning", "--namespace", "other", "--timeout-ms", "2000"))
+        .isEmpty();
   }
 
   @Test
@@ -114,18 +138,23 @@ class TailCommandIT {
       JsonNode json = mapper.readTree(line);
       assertThat(json.path("specversion").asText()).isEqualTo("1.0");
       assertThat(json.path("subject").asText()).isEqualTo("db.t");
-      assertThat(EventEnvelope.fromBytes(line.getBytes(StandardCharsets.UTF_8)).subject()).isEqualTo("db.t");
+      assertThat(EventEnvelope.fromBytes(line.getBytes(StandardCharsets.UTF_8)).subject())
+          .isEqualTo("db.t");
     }
-    assertThat(lines).extracting(l -> mapper.readTree(l).path("type").asText())
+    assertThat(lines)
+        .extracting(l -> mapper.readTree(l).path("type").asText())
         .containsExactly("floe.table.created", "floe.table.committed", "floe.table.dropped");
-    assertThat(lines).extracting(l -> mapper.readTree(l).path("data").path("sequence").asLong()).containsExactly(1L, 2L, 3L);
+    assertThat(lines)
+        .extracting(l -> mapper.readTree(l).path("data").path("sequence").asLong())
+        .containsExactly(1L, 2L, 3L);
   }
 
   @Test
   @Order(Integer.MAX_VALUE) // last: it adds namespaces the other tests would see
   void followsFromTheEndByDefault() throws Exception {
     CompletableFuture<List<String>> tailing =
-        CompletableFuture.supplyAsync(() -> tail("events", "--limit", "1", "--timeout-ms", "30000"));
+        CompletableFuture.supplyAsync(
+            () -> tail("events", "--limit", "1", "--timeout-ms", "30000"));
     try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of())) {
       // The tail starts at the end it sees when it starts; keep changing until it has seen one.
       for (int i = 0; !tailing.isDone() && i < 60; i++) {
@@ -143,11 +172,18 @@ class TailCommandIT {
     List<String> lines = tail("audit", "--from-beginning", "--timeout-ms", "3000");
 
     assertThat(lines).hasSizeGreaterThanOrEqualTo(5);
-    assertThat(tail("audit", "--from-beginning", "--status", "409")).singleElement().asString()
-        .containsPattern("  409  POST /v1/\\S+/namespaces  -  by=anonymous  .*AlreadyExistsException: .*db");
-    assertThat(tail("audit", "--from-beginning", "--table", "db.t")).extracting(l -> l.split("  ")[2])
-        .containsExactly("POST /v1/{prefix}/namespaces/{namespace}/tables/{table}", "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}");
-    assertThat(tail("audit", "--from-beginning", "--principal", "nobody", "--timeout-ms", "2000")).isEmpty();
+    assertThat(tail("audit", "--from-beginning", "--status", "409"))
+        .singleElement()
+        .asString()
+        .containsPattern(
+            "  409  POST /v1/\\S+/namespaces  -  by=anonymous  .*AlreadyExistsException: .*db");
+    assertThat(tail("audit", "--from-beginning", "--table", "db.t"))
+        .extracting(l -> l.split("  ")[2])
+        .containsExactly(
+            "POST /v1/{prefix}/namespaces/{namespace}/tables/{table}",
+            "DELETE /v1/{prefix}/namespaces/{namespace}/tables/{table}");
+    assertThat(tail("audit", "--from-beginning", "--principal", "nobody", "--timeout-ms", "2000"))
+        .isEmpty();
     for (String json : tail("audit", "--from-beginning", "--status", "2xx", "--json")) {
       AuditRecord record = AuditRecord.fromBytes(json.getBytes(StandardCharsets.UTF_8));
       assertThat(record.status()).isBetween(200, 299);
@@ -164,29 +200,47 @@ class TailCommandIT {
             new String[] {"--principal", "alice"},
             new String[] {"--table"})) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      assertThat(TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8))).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(
+              TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+          .as(String.join(" ", args))
+          .isEqualTo(2);
       assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("Usage: floe events tail");
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    assertThat(TailCommand.run("audit", new String[] {"--status", "4x9"}, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isEqualTo(2);
+    assertThat(
+            TailCommand.run(
+                "audit",
+                new String[] {"--status", "4x9"},
+                new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+        .isEqualTo(2);
   }
 
   @Test
   void needsABrokerToRead() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String[] args = {"--data-dir", dataDir.resolve("nowhere").toString()};
-    assertThat(TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8))).isEqualTo(1);
-    assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("no embedded broker").contains("--kafka");
+    assertThat(
+            TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+        .isEqualTo(1);
+    assertThat(bytes.toString(StandardCharsets.UTF_8))
+        .contains("no embedded broker")
+        .contains("--kafka");
   }
 
   /** Runs a tail on the server's data directory; it also stops when idle, so it never hangs. */
   private static List<String> tail(String what, String... flags) {
-    List<String> args = Stream.concat(Stream.of("--data-dir", floe.dataDir().toString()), Stream.of(flags)).toList();
+    List<String> args =
+        Stream.concat(Stream.of("--data-dir", floe.dataDir().toString()), Stream.of(flags))
+            .toList();
     if (!args.contains("--timeout-ms")) {
       args = Stream.concat(args.stream(), Stream.of("--timeout-ms", IDLE_MS)).toList();
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int code = TailCommand.run(what, args.toArray(String[]::new), new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int code =
+        TailCommand.run(
+            what,
+            args.toArray(String[]::new),
+            new PrintStream(bytes, true, StandardCharsets.UTF_8));
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(code).as(out).isZero();
     return out.lines().toList();

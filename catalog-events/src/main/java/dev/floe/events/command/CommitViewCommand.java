@@ -1,8 +1,8 @@
 package dev.floe.events.command;
 
 import dev.floe.events.Keys;
-import java.util.Objects;
 import java.util.List;
+import java.util.Objects;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;

@@ -7,7 +7,11 @@ import org.apache.iceberg.rest.requests.CreateViewRequest;
 
 /** Create a view; its name is claimed on the warehouse key (tables and views share names). */
 public record CreateViewCommand(
-    CommandHeader header, String warehouse, String warehouseRoot, TableIdentifier identifier, CreateViewRequest request)
+    CommandHeader header,
+    String warehouse,
+    String warehouseRoot,
+    TableIdentifier identifier,
+    CreateViewRequest request)
     implements CatalogCommand {
   public CreateViewCommand {
     Objects.requireNonNull(header, "header");

@@ -6,8 +6,8 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Register an existing metadata file as a table. The API reads the file (I/O belongs at the
- * edge); the command carries what it read, so deciding it is deterministic.
+ * Register an existing metadata file as a table. The API reads the file (I/O belongs at the edge);
+ * the command carries what it read, so deciding it is deterministic.
  */
 public record RegisterTableCommand(
     CommandHeader header,

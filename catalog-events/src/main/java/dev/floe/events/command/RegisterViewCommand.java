@@ -1,13 +1,20 @@
 package dev.floe.events.command;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.Keys;
 import java.util.Objects;
-import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.catalog.TableIdentifier;
 
-/** Register an existing view metadata file; the API read it, the command carries it (Iceberg's JSON). */
+/**
+ * Register an existing view metadata file; the API read it, the command carries it (Iceberg's
+ * JSON).
+ */
 public record RegisterViewCommand(
-    CommandHeader header, String warehouse, TableIdentifier identifier, String metadataLocation, JsonNode metadata)
+    CommandHeader header,
+    String warehouse,
+    TableIdentifier identifier,
+    String metadataLocation,
+    JsonNode metadata)
     implements CatalogCommand {
   public RegisterViewCommand {
     Objects.requireNonNull(header, "header");

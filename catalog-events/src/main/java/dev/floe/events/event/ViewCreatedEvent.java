@@ -1,7 +1,7 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A view came into being; {@code metadata} is its first view metadata document. */

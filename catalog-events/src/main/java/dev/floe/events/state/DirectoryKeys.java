@@ -9,8 +9,8 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Keys inside the directory store. They all live on the warehouse key's partition, and sort so
- * that a prefix scan lists a namespace's children or tables:
+ * Keys inside the directory store. They all live on the warehouse key's partition, and sort so that
+ * a prefix scan lists a namespace's children or tables:
  *
  * <pre>
  *   n/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;          a namespace ({@link NamespaceState})
@@ -36,11 +36,13 @@ public final class DirectoryKeys {
   }
 
   public static String table(String warehouse, TableIdentifier identifier) {
-    return tablePrefix(warehouse, identifier.namespace()) + Keys.namespace(Namespace.of(identifier.name()));
+    return tablePrefix(warehouse, identifier.namespace())
+        + Keys.namespace(Namespace.of(identifier.name()));
   }
 
   public static String view(String warehouse, TableIdentifier identifier) {
-    return viewPrefix(warehouse, identifier.namespace()) + Keys.namespace(Namespace.of(identifier.name()));
+    return viewPrefix(warehouse, identifier.namespace())
+        + Keys.namespace(Namespace.of(identifier.name()));
   }
 
   /** Prefix of every view key in one namespace. */

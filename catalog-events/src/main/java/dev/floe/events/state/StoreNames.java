@@ -8,7 +8,10 @@ public final class StoreNames {
   /** Per table key: {@link TableState}. */
   public static final String TABLES = "floe-tables";
 
-  /** Per view key (same key format as tables: tables and views share one name space): the view's state. */
+  /**
+   * Per view key (same key format as tables: tables and views share one name space): the view's
+   * state.
+   */
   public static final String VIEWS = "floe-views";
 
   private StoreNames() {}

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * A table as the tables store holds it: its current metadata document (Iceberg's JSON, served
- * as-is to readers), where that document lives, and counters.
+ * A table as the tables store holds it: its current metadata document (Iceberg's JSON, served as-is
+ * to readers), where that document lives, and counters.
  *
  * @param version how many metadata files this table has had; names the next one
  * @param sequence how many events this table has had; the next event's sequence is one more
@@ -56,7 +56,8 @@ public record TableState(
       long sequence = in.readLong();
       byte[] json = new byte[in.readInt()];
       in.readFully(json);
-      return new TableState(uuid, location, new String(json, StandardCharsets.UTF_8), version, sequence);
+      return new TableState(
+          uuid, location, new String(json, StandardCharsets.UTF_8), version, sequence);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

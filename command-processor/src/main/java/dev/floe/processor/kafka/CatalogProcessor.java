@@ -7,6 +7,7 @@ import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.state.StoreNames;
@@ -15,20 +16,19 @@ import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
-import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.ViewDecider;
-import dev.floe.events.command.CommitViewCommand;
+import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
-import dev.floe.processor.step.DropViewStep;
-import dev.floe.processor.step.MoveViewInStep;
-import dev.floe.processor.step.MoveViewOutStep;
-import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.MoveViewInStep;
+import dev.floe.processor.step.MoveViewOutStep;
 import dev.floe.processor.step.RegisterTableStep;
+import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
+import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.List;
 import java.util.function.Function;
@@ -42,9 +42,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The single writer of one partition: routes each command or step to its decider, then writes
- * what the decider returned — the metadata file, the stores, the events, the steps and the reply
- * — all inside the stream task's Kafka transaction ({@code exactly_once_v2}).
+ * The single writer of one partition: routes each command or step to its decider, then writes what
+ * the decider returned — the metadata file, the stores, the events, the steps and the reply — all
+ * inside the stream task's Kafka transaction ({@code exactly_once_v2}).
  */
 final class CatalogProcessor implements Processor<String, byte[], String, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogProcessor.class);
@@ -72,8 +72,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   @Override
   public void process(Record<String, byte[]> record) {
-    boolean isStep =
-        context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false);
+    boolean isStep = context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false);
     if (isStep) {
       TableStep step;
       try {
@@ -82,7 +81,11 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable step at key {}", record.key(), e);
         return;
       }
-      handle(record, step.header(), () -> decideStep(record.key(), step), failure -> onStepFailure(step, failure));
+      handle(
+          record,
+          step.header(),
+          () -> decideStep(record.key(), step),
+          failure -> onStepFailure(step, failure));
     } else {
       CatalogCommand command;
       try {
@@ -100,8 +103,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   /**
-   * Decides and emits. A failure to decide (storage refused the metadata file, or a bug) changes
-   * no store; {@code onFailure} says what to send instead of the decision.
+   * Decides and emits. A failure to decide (storage refused the metadata file, or a bug) changes no
+   * store; {@code onFailure} says what to send instead of the decision.
    */
   private void handle(
       Record<String, byte[]> record,
@@ -115,10 +118,12 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
       decision =
           onFailure.apply(
-              new Rejection(RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage()));
+              new Rejection(
+                  RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("Command {} could not be decided", header.commandId(), e);
-      decision = onFailure.apply(new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e));
+      decision =
+          onFailure.apply(new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e));
     }
     emit(record, header, decision);
   }
@@ -127,11 +132,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private static Decision onStepFailure(TableStep step, Rejection failure) {
     if (step instanceof CreateTableStep create) {
       return Decision.step(
-          new ReleaseTableNameStep(create.header(), create.warehouse(), create.identifier(), failure));
+          new ReleaseTableNameStep(
+              create.header(), create.warehouse(), create.identifier(), failure));
     }
     if (step instanceof CreateViewStep create) {
       return Decision.step(
-          new ReleaseViewNameStep(create.header(), create.warehouse(), create.identifier(), failure));
+          new ReleaseViewNameStep(
+              create.header(), create.warehouse(), create.identifier(), failure));
     }
     return Decision.rejected(step.header().commandId(), failure);
   }
@@ -251,7 +258,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       context.forward(record.withKey(event.key()).withValue(envelope), CatalogTopology.EVENTS_SINK);
     }
     for (TableStep step : decision.steps()) {
-      context.forward(record.withKey(step.key()).withValue(FloeJson.toBytes(step)), CatalogTopology.STEPS_SINK);
+      context.forward(
+          record.withKey(step.key()).withValue(FloeJson.toBytes(step)), CatalogTopology.STEPS_SINK);
     }
     if (decision.reply() != null) {
       reply(record, header, decision.reply());
@@ -260,7 +268,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   private void reply(Record<String, byte[]> record, CommandHeader header, CommandReply reply) {
     context.forward(
-        record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)), CatalogTopology.REPLIES_SINK);
+        record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)),
+        CatalogTopology.REPLIES_SINK);
   }
 
   /** The warehouse storage refused a metadata write: nothing is applied, the client may retry. */

@@ -8,8 +8,8 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * The processor's topology: commands and steps (co-partitioned, same keys) into one processor
- * that owns the directory and tables stores; events, steps and replies out.
+ * The processor's topology: commands and steps (co-partitioned, same keys) into one processor that
+ * owns the directory and tables stores; events, steps and replies out.
  */
 public final class CatalogTopology {
   static final String EVENTS_SINK = "events-out";
@@ -21,12 +21,23 @@ public final class CatalogTopology {
 
   public static Topology build(Topics topics, MetadataFiles files) {
     Topology topology = new Topology();
-    topology.addSource("commands-in", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.commands());
-    topology.addSource("steps-in", Serdes.String().deserializer(), Serdes.ByteArray().deserializer(), topics.steps());
-    topology.addProcessor(PROCESSOR, () -> new CatalogProcessor(topics.steps(), files), "commands-in", "steps-in");
+    topology.addSource(
+        "commands-in",
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        topics.commands());
+    topology.addSource(
+        "steps-in",
+        Serdes.String().deserializer(),
+        Serdes.ByteArray().deserializer(),
+        topics.steps());
+    topology.addProcessor(
+        PROCESSOR, () -> new CatalogProcessor(topics.steps(), files), "commands-in", "steps-in");
     topology.addStateStore(
         Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(StoreNames.DIRECTORY), Serdes.String(), Serdes.ByteArray()),
+            Stores.persistentKeyValueStore(StoreNames.DIRECTORY),
+            Serdes.String(),
+            Serdes.ByteArray()),
         PROCESSOR);
     topology.addStateStore(
         Stores.keyValueStoreBuilder(
@@ -36,9 +47,24 @@ public final class CatalogTopology {
         Stores.keyValueStoreBuilder(
             Stores.persistentKeyValueStore(StoreNames.VIEWS), Serdes.String(), Serdes.ByteArray()),
         PROCESSOR);
-    topology.addSink(EVENTS_SINK, topics.events(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);
-    topology.addSink(STEPS_SINK, topics.steps(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);
-    topology.addSink(REPLIES_SINK, topics.replies(), Serdes.String().serializer(), Serdes.ByteArray().serializer(), PROCESSOR);
+    topology.addSink(
+        EVENTS_SINK,
+        topics.events(),
+        Serdes.String().serializer(),
+        Serdes.ByteArray().serializer(),
+        PROCESSOR);
+    topology.addSink(
+        STEPS_SINK,
+        topics.steps(),
+        Serdes.String().serializer(),
+        Serdes.ByteArray().serializer(),
+        PROCESSOR);
+    topology.addSink(
+        REPLIES_SINK,
+        topics.replies(),
+        Serdes.String().serializer(),
+        Serdes.ByteArray().serializer(),
+        PROCESSOR);
     return topology;
   }
 }

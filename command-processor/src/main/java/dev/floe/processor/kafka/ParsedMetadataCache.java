@@ -7,9 +7,9 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 
 /**
- * Parsed metadata of recently committed tables, so a hot table is not re-parsed from JSON on
- * every commit. An entry is used only when its metadata location equals the stored state's: after
- * an aborted transaction the store is restored and the entry simply misses.
+ * Parsed metadata of recently committed tables, so a hot table is not re-parsed from JSON on every
+ * commit. An entry is used only when its metadata location equals the stored state's: after an
+ * aborted transaction the store is restored and the entry simply misses.
  */
 final class ParsedMetadataCache {
   private final Map<String, TableMetadata> entries;
@@ -29,7 +29,8 @@ final class ParsedMetadataCache {
     if (cached != null && state.metadataLocation().equals(cached.metadataFileLocation())) {
       return cached;
     }
-    TableMetadata metadata = TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
+    TableMetadata metadata =
+        TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
     entries.put(key, metadata);
     return metadata;
   }

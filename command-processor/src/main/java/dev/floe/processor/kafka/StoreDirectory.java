@@ -12,14 +12,14 @@ import dev.floe.processor.Directory;
 import dev.floe.processor.TableLocations;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
-import dev.floe.processor.step.DropViewStep;
-import dev.floe.processor.step.MoveViewOutStep;
-import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.MoveViewOutStep;
 import dev.floe.processor.step.RegisterTableStep;
+import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
+import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.TableStep;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -32,7 +32,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 
-/** One warehouse's directory in the processor's RocksDB store: read by the decider, changed here. */
+/**
+ * One warehouse's directory in the processor's RocksDB store: read by the decider, changed here.
+ */
 final class StoreDirectory implements Directory {
   private static final StringSerializer KEYS = new StringSerializer();
 
@@ -78,12 +80,15 @@ final class StoreDirectory implements Directory {
   @Override
   public Optional<String> tableLocation(TableIdentifier identifier) {
     byte[] entry = store.get(DirectoryKeys.table(warehouse, identifier));
-    return entry == null ? Optional.empty() : Optional.ofNullable(TableEntry.fromBytes(entry).location());
+    return entry == null
+        ? Optional.empty()
+        : Optional.ofNullable(TableEntry.fromBytes(entry).location());
   }
 
   @Override
   public Optional<String> locationConflict(String location) {
-    for (String prefix : List.of(DirectoryKeys.locationPrefix(warehouse), DirectoryKeys.purgePrefix(warehouse))) {
+    for (String prefix :
+        List.of(DirectoryKeys.locationPrefix(warehouse), DirectoryKeys.purgePrefix(warehouse))) {
       if (store.get(prefix + location) != null) {
         return Optional.of(location);
       }
@@ -131,8 +136,8 @@ final class StoreDirectory implements Directory {
   }
 
   /**
-   * Claims, moves or releases a table name and its location, in the same transaction that sends
-   * the step on.
+   * Claims, moves or releases a table name and its location, in the same transaction that sends the
+   * step on.
    */
   void apply(TableStep step) {
     if (applyView(step)) {
@@ -145,7 +150,9 @@ final class StoreDirectory implements Directory {
       String destination = DirectoryKeys.table(warehouse, s.destination());
       store.put(destination, new TableEntry(s.header().commandId(), entry.location()).toBytes());
       if (entry.location() != null) {
-        store.put(DirectoryKeys.location(warehouse, entry.location()), destination.getBytes(StandardCharsets.UTF_8));
+        store.put(
+            DirectoryKeys.location(warehouse, entry.location()),
+            destination.getBytes(StandardCharsets.UTF_8));
       }
     } else if (step instanceof CreateTableStep s) {
       claim(key, s.header().commandId(), s.metadata().location());
@@ -166,12 +173,16 @@ final class StoreDirectory implements Directory {
   /** View names: claimed, moved and released like table names, without a location index. */
   private boolean applyView(TableStep step) {
     if (step instanceof CreateViewStep || step instanceof RegisterViewStep) {
-      store.put(DirectoryKeys.view(warehouse, step.identifier()), new TableEntry(step.header().commandId(), null).toBytes());
+      store.put(
+          DirectoryKeys.view(warehouse, step.identifier()),
+          new TableEntry(step.header().commandId(), null).toBytes());
     } else if (step instanceof DropViewStep) {
       store.delete(DirectoryKeys.view(warehouse, step.identifier()));
     } else if (step instanceof MoveViewOutStep s) {
       store.delete(DirectoryKeys.view(warehouse, s.source()));
-      store.put(DirectoryKeys.view(warehouse, s.destination()), new TableEntry(s.header().commandId(), null).toBytes());
+      store.put(
+          DirectoryKeys.view(warehouse, s.destination()),
+          new TableEntry(s.header().commandId(), null).toBytes());
     } else if (step instanceof ReleaseViewNameStep s) {
       byte[] entry = store.get(DirectoryKeys.view(warehouse, s.identifier()));
       if (entry != null && TableEntry.fromBytes(entry).commandId().equals(s.header().commandId())) {
@@ -189,7 +200,9 @@ final class StoreDirectory implements Directory {
     store.put(DirectoryKeys.location(warehouse, normal), key.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** Frees a name and its location; a purge keeps the location reserved until its files are gone. */
+  /**
+   * Frees a name and its location; a purge keeps the location reserved until its files are gone.
+   */
   private void release(String key, boolean purge) {
     byte[] value = store.get(key);
     if (value == null) {
@@ -209,7 +222,4 @@ final class StoreDirectory implements Directory {
   public boolean purgePending(String location) {
     return store.get(DirectoryKeys.purge(warehouse, location)) != null;
   }
-
-
-
 }

@@ -8,11 +8,11 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
- * Kafka Streams settings. Exactly-once ({@code exactly_once_v2}) so an event, the store change
- * and the reply commit together. A command is answered only after its transaction commits, so
- * the commit interval is the floor of write latency: the default 100 ms would make every commit
- * wait ~100 ms. {@code commit.interval.ms=0} commits after each poll loop (under load a commit
- * covers every record of that poll: group commit); see docs/architecture.md for the measurements.
+ * Kafka Streams settings. Exactly-once ({@code exactly_once_v2}) so an event, the store change and
+ * the reply commit together. A command is answered only after its transaction commits, so the
+ * commit interval is the floor of write latency: the default 100 ms would make every commit wait
+ * ~100 ms. {@code commit.interval.ms=0} commits after each poll loop (under load a commit covers
+ * every record of that poll: group commit); see docs/architecture.md for the measurements.
  */
 public final class StreamsSettings {
   private StreamsSettings() {}

@@ -1,13 +1,17 @@
 package dev.floe.processor.step;
 
-import dev.floe.events.command.CommandHeader;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.command.CommandHeader;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** Install a new view's first metadata (Iceberg's view metadata JSON), built by the directory. */
 public record CreateViewStep(
-    CommandHeader header, String warehouse, TableIdentifier identifier, JsonNode metadata, String metadataLocation)
+    CommandHeader header,
+    String warehouse,
+    TableIdentifier identifier,
+    JsonNode metadata,
+    String metadataLocation)
     implements TableStep {
   public CreateViewStep {
     Objects.requireNonNull(metadata, "metadata");

@@ -7,7 +7,11 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A view rename's last step, on the destination key: install, emit, reply. */
 public record MoveViewInStep(
-    CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination, TableState state)
+    CommandHeader header,
+    String warehouse,
+    TableIdentifier source,
+    TableIdentifier destination,
+    TableState state)
     implements TableStep {
   public MoveViewInStep {
     Objects.requireNonNull(state, "state");

@@ -12,8 +12,8 @@ import java.util.Objects;
 import java.util.Properties;
 
 /**
- * Floe's configuration: defaults, overridden by a properties file ({@code --config}), overridden
- * by command-line flags. Every key is listed in README.md's configuration reference.
+ * Floe's configuration: defaults, overridden by a properties file ({@code --config}), overridden by
+ * command-line flags. Every key is listed in README.md's configuration reference.
  *
  * @param kafkaBootstrap {@code host:port,…} of an existing cluster, or null for the embedded one
  * @param warehouses warehouse name → storage root ({@code file:///…})
@@ -39,7 +39,8 @@ public record FloeConfig(
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
     if (!warehouses.containsKey(defaultWarehouse)) {
-      throw new IllegalArgumentException("default warehouse " + defaultWarehouse + " is not configured");
+      throw new IllegalArgumentException(
+          "default warehouse " + defaultWarehouse + " is not configured");
     }
     if (partitions < 1) {
       throw new IllegalArgumentException("floe.kafka.partitions must be at least 1");
@@ -54,7 +55,10 @@ public record FloeConfig(
     return warehouses.get(warehouse);
   }
 
-  /** Reads the configuration; {@code overrides} (from flags) win over the file, which wins over defaults. */
+  /**
+   * Reads the configuration; {@code overrides} (from flags) win over the file, which wins over
+   * defaults.
+   */
   public static FloeConfig load(Path file, Map<String, String> overrides) {
     Properties props = new Properties();
     if (file != null) {
@@ -69,16 +73,19 @@ public record FloeConfig(
   }
 
   public static FloeConfig fromProperties(Properties props) {
-    Path dataDir = Path.of(props.getProperty("floe.data-dir", "floe-data")).toAbsolutePath().normalize();
+    Path dataDir =
+        Path.of(props.getProperty("floe.data-dir", "floe-data")).toAbsolutePath().normalize();
     Map<String, String> warehouses = new LinkedHashMap<>();
     for (String name : props.stringPropertyNames()) {
       if (name.startsWith("floe.warehouse.") && name.endsWith(".location")) {
-        String warehouse = name.substring("floe.warehouse.".length(), name.length() - ".location".length());
+        String warehouse =
+            name.substring("floe.warehouse.".length(), name.length() - ".location".length());
         warehouses.put(warehouse, trimSlash(props.getProperty(name)));
       }
     }
     String defaultWarehouse = props.getProperty("floe.default-warehouse", "default");
-    warehouses.putIfAbsent(defaultWarehouse, trimSlash(dataDir.resolve("warehouse").toUri().toString()));
+    warehouses.putIfAbsent(
+        defaultWarehouse, trimSlash(dataDir.resolve("warehouse").toUri().toString()));
     return new FloeConfig(
         props.getProperty("floe.host", "0.0.0.0"),
         Integer.parseInt(props.getProperty("floe.port", "8181")),

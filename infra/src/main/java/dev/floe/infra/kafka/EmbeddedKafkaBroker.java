@@ -46,8 +46,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
 
   /**
    * The broker keeps its ports across restarts: its KRaft log records its endpoints and the
-   * controller's address, and a transaction coordinator that still knew the old port would send
-   * its markers there until the broker re-registered.
+   * controller's address, and a transaction coordinator that still knew the old port would send its
+   * markers there until the broker re-registered.
    */
   private static Properties loadPorts(Path logDir) {
     Path file = logDir.resolveSibling("kafka-ports.properties");
@@ -94,7 +94,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("node.id", "1");
     props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
     props.put(
-        "listeners", "PLAINTEXT://localhost:" + port + "," + CONTROLLER + "://localhost:" + controllerPort);
+        "listeners",
+        "PLAINTEXT://localhost:" + port + "," + CONTROLLER + "://localhost:" + controllerPort);
     props.put("advertised.listeners", "PLAINTEXT://localhost:" + port);
     props.put("controller.listener.names", CONTROLLER);
     props.put("inter.broker.listener.name", "PLAINTEXT");

@@ -27,12 +27,15 @@ public final class TopicProvisioner {
       Admin admin, Topics topics, int partitions, short replicationFactor) {
     Map<String, Map<String, String>> wanted =
         Map.of(
-            topics.commands(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
-            topics.steps(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
+            topics.commands(),
+                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
+            topics.steps(),
+                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
             // The log of record is kept forever: replaying it rebuilds the catalog.
             topics.events(), Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"),
             // Audit records are kept a year by default; operators set their own retention.
-            topics.audit(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(365 * 86_400_000L)),
+            topics.audit(),
+                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(365 * 86_400_000L)),
             topics.replies(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(3_600_000L)));
     try {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
@@ -47,7 +50,10 @@ public final class TopicProvisioner {
         return;
       }
       admin.createTopics(missing).all().get(30, TimeUnit.SECONDS);
-      LOG.info("Created topics {} with {} partitions", missing.stream().map(NewTopic::name).toList(), partitions);
+      LOG.info(
+          "Created topics {} with {} partitions",
+          missing.stream().map(NewTopic::name).toList(),
+          partitions);
     } catch (ExecutionException e) {
       if (e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException) {
         return; // another instance created them first

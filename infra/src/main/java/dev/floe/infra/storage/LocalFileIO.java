@@ -12,18 +12,18 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
-import org.apache.iceberg.exceptions.NotFoundException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
-import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.PositionOutputStream;
 import org.apache.iceberg.io.SeekableInputStream;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
  * A {@link FileIO} for {@code file:} locations on java.nio, so the catalog needs no Hadoop for a
@@ -32,7 +32,10 @@ import org.apache.iceberg.io.SeekableInputStream;
  */
 public class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
-  /** {@code file:///a/b}, {@code file:/a/b} and {@code /a/b} all name {@code /a/b}; nothing is decoded. */
+  /**
+   * {@code file:///a/b}, {@code file:/a/b} and {@code /a/b} all name {@code /a/b}; nothing is
+   * decoded.
+   */
   public static Path toPath(String location) {
     String path = location;
     if (path.startsWith("file:")) {
@@ -254,7 +257,8 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
       out.close();
       try {
         if (overwrite) {
-          Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          Files.move(
+              temp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } else {
           Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
         }

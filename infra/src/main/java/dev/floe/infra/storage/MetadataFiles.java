@@ -7,10 +7,10 @@ import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.io.FileIO;
 
 /**
- * Reads and writes {@code metadata.json} files in the warehouse through Iceberg's FileIO, chosen
- * by the location's scheme. Writes overwrite: a command reprocessed after a crash writes the same
- * file name again (the name comes from the command), and the file that stays is the one whose
- * Kafka transaction committed last.
+ * Reads and writes {@code metadata.json} files in the warehouse through Iceberg's FileIO, chosen by
+ * the location's scheme. Writes overwrite: a command reprocessed after a crash writes the same file
+ * name again (the name comes from the command), and the file that stays is the one whose Kafka
+ * transaction committed last.
  */
 public class MetadataFiles {
   private final Map<String, FileIO> ioByScheme = new ConcurrentHashMap<>();
@@ -51,10 +51,12 @@ public class MetadataFiles {
 
   public FileIO io(String location) {
     int colon = location.indexOf(':');
-    String scheme = colon > 0 && location.indexOf('/') > colon ? location.substring(0, colon) : "file";
+    String scheme =
+        colon > 0 && location.indexOf('/') > colon ? location.substring(0, colon) : "file";
     FileIO io = ioByScheme.get(scheme);
     if (io == null) {
-      throw new IllegalArgumentException("No storage configured for scheme " + scheme + ": " + location);
+      throw new IllegalArgumentException(
+          "No storage configured for scheme " + scheme + ": " + location);
     }
     return io;
   }

@@ -40,10 +40,12 @@ public final class LineageIndex implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(LineageIndex.class);
 
   /** One snapshot's sources. */
-  public record SnapshotLineage(long snapshotId, long timestampMillis, Map<String, String> sources) {}
+  public record SnapshotLineage(
+      long snapshotId, long timestampMillis, Map<String, String> sources) {}
 
   /** A table's lineage, snapshot by snapshot, oldest first. */
-  public record TableLineage(String warehouse, TableIdentifier table, List<SnapshotLineage> snapshots) {}
+  public record TableLineage(
+      String warehouse, TableIdentifier table, List<SnapshotLineage> snapshots) {}
 
   private final Map<String, TableLineage> tables = new ConcurrentHashMap<>();
   private final KafkaConsumer<String, byte[]> consumer;
@@ -55,7 +57,8 @@ public final class LineageIndex implements AutoCloseable {
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-    this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+    this.consumer =
+        new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
     List<TopicPartition> partitions =
         consumer.partitionsFor(eventsTopic, Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(eventsTopic, p.partition()))
@@ -80,7 +83,9 @@ public final class LineageIndex implements AutoCloseable {
     List<TableLineage> derived = new ArrayList<>();
     for (TableLineage lineage : tables.values()) {
       List<SnapshotLineage> matching =
-          lineage.snapshots().stream().filter(s -> repo.equals(s.sources().get(PREFIX + "repo"))).toList();
+          lineage.snapshots().stream()
+              .filter(s -> repo.equals(s.sources().get(PREFIX + "repo")))
+              .toList();
       if (!matching.isEmpty()) {
         derived.add(new TableLineage(lineage.warehouse(), lineage.table(), matching));
       }
@@ -96,7 +101,10 @@ public final class LineageIndex implements AutoCloseable {
           try {
             apply(EventEnvelope.fromBytes(record.value()).data());
           } catch (RuntimeException e) {
-            LOG.warn("Lineage skips an unreadable event at offset {}: {}", record.offset(), e.toString());
+            LOG.warn(
+                "Lineage skips an unreadable event at offset {}: {}",
+                record.offset(),
+                e.toString());
           }
         }
       } catch (WakeupException e) {
@@ -108,16 +116,22 @@ public final class LineageIndex implements AutoCloseable {
 
   void apply(CatalogEvent event) {
     if (event instanceof TableCreatedEvent e) {
-      tables.put(Keys.table(e.warehouse(), e.identifier()), new TableLineage(e.warehouse(), e.identifier(), List.of()));
+      tables.put(
+          Keys.table(e.warehouse(), e.identifier()),
+          new TableLineage(e.warehouse(), e.identifier(), List.of()));
     } else if (event instanceof TableRegisteredEvent e) {
-      tables.put(Keys.table(e.warehouse(), e.identifier()), new TableLineage(e.warehouse(), e.identifier(), List.of()));
+      tables.put(
+          Keys.table(e.warehouse(), e.identifier()),
+          new TableLineage(e.warehouse(), e.identifier(), List.of()));
     } else if (event instanceof TableCommittedEvent e) {
       List<SnapshotLineage> added = new ArrayList<>();
       for (MetadataUpdate update : e.updates()) {
         if (update instanceof MetadataUpdate.AddSnapshot add) {
           Map<String, String> sources = sources(add.snapshot());
           if (!sources.isEmpty()) {
-            added.add(new SnapshotLineage(add.snapshot().snapshotId(), add.snapshot().timestampMillis(), sources));
+            added.add(
+                new SnapshotLineage(
+                    add.snapshot().snapshotId(), add.snapshot().timestampMillis(), sources));
           }
         }
       }
@@ -125,7 +139,8 @@ public final class LineageIndex implements AutoCloseable {
         tables.compute(
             Keys.table(e.warehouse(), e.identifier()),
             (key, current) -> {
-              List<SnapshotLineage> all = new ArrayList<>(current == null ? List.of() : current.snapshots());
+              List<SnapshotLineage> all =
+                  new ArrayList<>(current == null ? List.of() : current.snapshots());
               all.addAll(added);
               return new TableLineage(e.warehouse(), e.identifier(), List.copyOf(all));
             });
@@ -143,11 +158,14 @@ public final class LineageIndex implements AutoCloseable {
   private static Map<String, String> sources(Snapshot snapshot) {
     Map<String, String> sources = new LinkedHashMap<>();
     if (snapshot.summary() != null) {
-      snapshot.summary().forEach((k, v) -> {
-        if (k.startsWith(PREFIX)) {
-          sources.put(k, v);
-        }
-      });
+      snapshot
+          .summary()
+          .forEach(
+              (k, v) -> {
+                if (k.startsWith(PREFIX)) {
+                  sources.put(k, v);
+                }
+              });
     }
     return sources;
   }

@@ -22,15 +22,19 @@ public final class AsOfQueries implements CatalogQueries {
 
   @Override
   public Optional<NamespaceState> namespace(String warehouse, Namespace namespace) {
-    return Optional.ofNullable(state.namespaces().get(new ReplayState.NamespaceRef(warehouse, namespace)));
+    return Optional.ofNullable(
+        state.namespaces().get(new ReplayState.NamespaceRef(warehouse, namespace)));
   }
 
   @Override
-  public Page<Namespace> listNamespaces(String warehouse, Namespace parent, String pageToken, Integer pageSize) {
+  public Page<Namespace> listNamespaces(
+      String warehouse, Namespace parent, String pageToken, Integer pageSize) {
     List<Namespace> children = new ArrayList<>();
     for (ReplayState.NamespaceRef ref : state.namespaces().keySet()) {
       Namespace ns = ref.namespace();
-      if (ref.warehouse().equals(warehouse) && ns.length() == parent.length() + 1 && startsWith(ns, parent)) {
+      if (ref.warehouse().equals(warehouse)
+          && ns.length() == parent.length() + 1
+          && startsWith(ns, parent)) {
         children.add(ns);
       }
     }
@@ -38,7 +42,8 @@ public final class AsOfQueries implements CatalogQueries {
   }
 
   @Override
-  public Page<TableIdentifier> listTables(String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+  public Page<TableIdentifier> listTables(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
     List<TableIdentifier> tables = new ArrayList<>();
     for (ReplayState.ReplayedTable table : state.tables()) {
       if (table.warehouse().equals(warehouse) && table.identifier().namespace().equals(namespace)) {
@@ -59,7 +64,8 @@ public final class AsOfQueries implements CatalogQueries {
   }
 
   @Override
-  public Page<TableIdentifier> listViews(String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
+  public Page<TableIdentifier> listViews(
+      String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
     List<TableIdentifier> views = new ArrayList<>();
     for (ReplayState.ReplayedTable view : state.views()) {
       if (view.warehouse().equals(warehouse) && view.identifier().namespace().equals(namespace)) {
@@ -84,7 +90,8 @@ public final class AsOfQueries implements CatalogQueries {
   }
 
   /** Sorted by name; the page token is the last name served. */
-  private static <T> Page<T> page(List<T> items, Function<T, String> name, String pageToken, Integer pageSize) {
+  private static <T> Page<T> page(
+      List<T> items, Function<T, String> name, String pageToken, Integer pageSize) {
     items.sort(Comparator.comparing(name));
     List<T> page = new ArrayList<>();
     for (T item : items) {

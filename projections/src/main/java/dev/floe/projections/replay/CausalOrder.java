@@ -1,6 +1,5 @@
 package dev.floe.projections.replay;
 
-
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
@@ -29,7 +28,9 @@ import java.util.List;
 final class CausalOrder {
   private CausalOrder() {}
 
-  /** @throws IllegalStateException when the log cannot be ordered (an event's cause is missing) */
+  /**
+   * @throws IllegalStateException when the log cannot be ordered (an event's cause is missing)
+   */
   static void apply(Collection<List<CatalogEvent>> partitions, ReplayState state) {
     List<Deque<CatalogEvent>> queues = new ArrayList<>();
     partitions.forEach(events -> queues.add(new ArrayDeque<>(events)));
@@ -47,7 +48,13 @@ final class CausalOrder {
       if (!queue.isEmpty()) {
         CatalogEvent stuck = queue.peekFirst();
         throw new IllegalStateException(
-            "The log cannot be replayed: " + stuck.type() + " of " + stuck.subject() + " (sequence " + stuck.sequence() + ") has no cause");
+            "The log cannot be replayed: "
+                + stuck.type()
+                + " of "
+                + stuck.subject()
+                + " (sequence "
+                + stuck.sequence()
+                + ") has no cause");
       }
     }
   }
@@ -58,7 +65,9 @@ final class CausalOrder {
     }
     if (event instanceof TableRegisteredEvent e) {
       TableState current = state.table(e.warehouse(), e.identifier());
-      return e.overwrote() ? current != null && current.sequence() == e.sequence() - 1 : current == null;
+      return e.overwrote()
+          ? current != null && current.sequence() == e.sequence() - 1
+          : current == null;
     }
     if (event instanceof TableCommittedEvent e) {
       return holds(state.table(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
@@ -92,5 +101,4 @@ final class CausalOrder {
   private static boolean holds(TableState state, String uuid, long sequence) {
     return state != null && state.tableUuid().equals(uuid) && state.sequence() == sequence - 1;
   }
-
 }

@@ -16,12 +16,14 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads {@code floe.events} from the beginning up to the end it had when the read started
- * ({@code read_committed}: only committed changes), optionally stopping at a time or at an offset.
+ * Reads {@code floe.events} from the beginning up to the end it had when the read started ({@code
+ * read_committed}: only committed changes), optionally stopping at a time or at an offset.
  * Per-entity order is the partition order; events of different entities need no order.
  */
 public final class EventLogReader {
-  /** Where to stop: events after this time, or at/after this offset of each partition, are left out. */
+  /**
+   * Where to stop: events after this time, or at/after this offset of each partition, are left out.
+   */
   public record Until(Instant time, Long offset) {
     public static final Until END = new Until(null, null);
 
@@ -63,7 +65,10 @@ public final class EventLogReader {
             bootstrapServers,
             topic,
             until,
-            (partition, envelope) -> byPartition.computeIfAbsent(partition, p -> new java.util.ArrayList<>()).add(envelope.data()),
+            (partition, envelope) ->
+                byPartition
+                    .computeIfAbsent(partition, p -> new java.util.ArrayList<>())
+                    .add(envelope.data()),
             progress);
     CausalOrder.apply(byPartition.values(), state);
     return read;
@@ -71,8 +76,13 @@ public final class EventLogReader {
 
   /** Every event in log order per partition (no order across partitions). */
   public static long read(
-      String bootstrapServers, String topic, Until until, Consumer<EventEnvelope> sink, Progress progress) {
-    return readPartitions(bootstrapServers, topic, until, (partition, envelope) -> sink.accept(envelope), progress);
+      String bootstrapServers,
+      String topic,
+      Until until,
+      Consumer<EventEnvelope> sink,
+      Progress progress) {
+    return readPartitions(
+        bootstrapServers, topic, until, (partition, envelope) -> sink.accept(envelope), progress);
   }
 
   private static long readPartitions(
@@ -96,7 +106,8 @@ public final class EventLogReader {
       consumer.seekToBeginning(partitions);
       Map<TopicPartition, Long> end = new HashMap<>(consumer.endOffsets(partitions));
       Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
-      long total = end.entrySet().stream().mapToLong(e -> e.getValue() - begin.get(e.getKey())).sum();
+      long total =
+          end.entrySet().stream().mapToLong(e -> e.getValue() - begin.get(e.getKey())).sum();
       long done = 0;
       long applied = 0;
       end.entrySet().removeIf(e -> e.getValue() <= begin.get(e.getKey()));
@@ -113,7 +124,8 @@ public final class EventLogReader {
             sink.accept(record.partition(), envelope);
             applied++;
           } else {
-            // A prefix of each partition, never a gap: an entity's later events need its earlier ones.
+            // A prefix of each partition, never a gap: an entity's later events need its earlier
+            // ones.
             end.remove(partition);
           }
         }

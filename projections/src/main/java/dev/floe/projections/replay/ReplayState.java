@@ -46,7 +46,9 @@ public final class ReplayState {
   public void apply(CatalogEvent event) {
     events++;
     if (event instanceof NamespaceCreatedEvent e) {
-      namespaces.put(new NamespaceRef(e.warehouse(), e.namespace()), new NamespaceState(e.properties(), e.sequence()));
+      namespaces.put(
+          new NamespaceRef(e.warehouse(), e.namespace()),
+          new NamespaceState(e.properties(), e.sequence()));
     } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
       NamespaceRef ref = new NamespaceRef(e.warehouse(), e.namespace());
       Map<String, String> properties = new HashMap<>(namespaces.get(ref).properties());
@@ -56,11 +58,27 @@ public final class ReplayState {
     } else if (event instanceof NamespaceDroppedEvent e) {
       namespaces.remove(new NamespaceRef(e.warehouse(), e.namespace()));
     } else if (event instanceof TableCreatedEvent e) {
-      put(e.warehouse(), e.identifier(), new TableState(e.tableUuid(), e.metadataLocation(), TableMetadataParser.toJson(e.metadata()), 1, e.sequence()));
+      put(
+          e.warehouse(),
+          e.identifier(),
+          new TableState(
+              e.tableUuid(),
+              e.metadataLocation(),
+              TableMetadataParser.toJson(e.metadata()),
+              1,
+              e.sequence()));
     } else if (event instanceof TableRegisteredEvent e) {
       TableState previous = table(e.warehouse(), e.identifier());
       int version = previous == null ? 1 : previous.version() + 1;
-      put(e.warehouse(), e.identifier(), new TableState(e.tableUuid(), e.metadataLocation(), TableMetadataParser.toJson(e.metadata()), version, e.sequence()));
+      put(
+          e.warehouse(),
+          e.identifier(),
+          new TableState(
+              e.tableUuid(),
+              e.metadataLocation(),
+              TableMetadataParser.toJson(e.metadata()),
+              version,
+              e.sequence()));
     } else if (event instanceof TableCommittedEvent e) {
       commit(e);
     } else if (event instanceof TableDroppedEvent e) {
@@ -68,24 +86,63 @@ public final class ReplayState {
     } else if (event instanceof TableRenamedEvent e) {
       ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
       TableState state = moved.state();
-      put(e.warehouse(), e.to(), new TableState(state.tableUuid(), state.metadataLocation(), state.metadataJson(), state.version(), e.sequence()));
+      put(
+          e.warehouse(),
+          e.to(),
+          new TableState(
+              state.tableUuid(),
+              state.metadataLocation(),
+              state.metadataJson(),
+              state.version(),
+              e.sequence()));
     } else if (event instanceof ViewCreatedEvent e) {
-      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+      views.put(
+          Keys.table(e.warehouse(), e.identifier()),
+          new ReplayedTable(
+              e.warehouse(),
+              e.identifier(),
+              new TableState(
+                  e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
     } else if (event instanceof ViewRegisteredEvent e) {
-      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+      views.put(
+          Keys.table(e.warehouse(), e.identifier()),
+          new ReplayedTable(
+              e.warehouse(),
+              e.identifier(),
+              new TableState(
+                  e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
     } else if (event instanceof ViewReplacedEvent e) {
       TableState previous = view(e.warehouse(), e.identifier());
-      org.apache.iceberg.view.ViewMetadata base = org.apache.iceberg.view.ViewMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
-      org.apache.iceberg.view.ViewMetadata.Builder builder = org.apache.iceberg.view.ViewMetadata.buildFrom(base);
+      org.apache.iceberg.view.ViewMetadata base =
+          org.apache.iceberg.view.ViewMetadataParser.fromJson(
+              previous.metadataLocation(), previous.metadataJson());
+      org.apache.iceberg.view.ViewMetadata.Builder builder =
+          org.apache.iceberg.view.ViewMetadata.buildFrom(base);
       e.updates().forEach(update -> update.applyTo(builder));
       String json = org.apache.iceberg.view.ViewMetadataParser.toJson(builder.build());
-      views.put(Keys.table(e.warehouse(), e.identifier()), new ReplayedTable(e.warehouse(), e.identifier(), new TableState(e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence())));
+      views.put(
+          Keys.table(e.warehouse(), e.identifier()),
+          new ReplayedTable(
+              e.warehouse(),
+              e.identifier(),
+              new TableState(
+                  e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence())));
     } else if (event instanceof ViewDroppedEvent e) {
       views.remove(Keys.table(e.warehouse(), e.identifier()));
     } else if (event instanceof ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       TableState state = moved.state();
-      views.put(Keys.table(e.warehouse(), e.to()), new ReplayedTable(e.warehouse(), e.to(), new TableState(state.tableUuid(), state.metadataLocation(), state.metadataJson(), state.version(), e.sequence())));
+      views.put(
+          Keys.table(e.warehouse(), e.to()),
+          new ReplayedTable(
+              e.warehouse(),
+              e.to(),
+              new TableState(
+                  state.tableUuid(),
+                  state.metadataLocation(),
+                  state.metadataJson(),
+                  state.version(),
+                  e.sequence())));
     } else if (!(event instanceof TableFilesPurgedEvent)) {
       throw new IllegalArgumentException("No evolve for " + event.type());
     }
@@ -94,13 +151,18 @@ public final class ReplayState {
   /** Re-applies the recorded updates with Iceberg's builder, as the decider did. */
   private void commit(TableCommittedEvent e) {
     TableState previous = table(e.warehouse(), e.identifier());
-    TableMetadata base = TableMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
+    TableMetadata base =
+        TableMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
     TableMetadata.Builder builder = TableMetadata.buildFrom(base);
     for (MetadataUpdate update : e.updates()) {
       update.applyTo(builder);
     }
     String json = TableMetadataParser.toJson(builder.build());
-    put(e.warehouse(), e.identifier(), new TableState(e.tableUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
+    put(
+        e.warehouse(),
+        e.identifier(),
+        new TableState(
+            e.tableUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
   }
 
   private void put(String warehouse, TableIdentifier identifier, TableState state) {

@@ -27,14 +27,22 @@ public final class ReplayStores {
       try (Options options = new Options().setCreateIfMissing(true);
           RocksDB dir = RocksDB.open(options, directory.resolve(StoreNames.DIRECTORY).toString());
           RocksDB tables = RocksDB.open(options, directory.resolve(StoreNames.TABLES).toString())) {
-        for (Map.Entry<ReplayState.NamespaceRef, dev.floe.events.state.NamespaceState> ns : state.namespaces().entrySet()) {
-          dir.put(bytes(DirectoryKeys.namespace(ns.getKey().warehouse(), ns.getKey().namespace())), ns.getValue().toBytes());
+        for (Map.Entry<ReplayState.NamespaceRef, dev.floe.events.state.NamespaceState> ns :
+            state.namespaces().entrySet()) {
+          dir.put(
+              bytes(DirectoryKeys.namespace(ns.getKey().warehouse(), ns.getKey().namespace())),
+              ns.getValue().toBytes());
         }
         for (ReplayState.ReplayedTable table : state.tables()) {
           String location = TableMetadataParser.fromJson(table.state().metadataJson()).location();
-          dir.put(bytes(DirectoryKeys.table(table.warehouse(), table.identifier())), new TableEntry(null, location).toBytes());
-          dir.put(bytes(DirectoryKeys.location(table.warehouse(), location)), bytes(Keys.table(table.warehouse(), table.identifier())));
-          tables.put(bytes(Keys.table(table.warehouse(), table.identifier())), table.state().toBytes());
+          dir.put(
+              bytes(DirectoryKeys.table(table.warehouse(), table.identifier())),
+              new TableEntry(null, location).toBytes());
+          dir.put(
+              bytes(DirectoryKeys.location(table.warehouse(), location)),
+              bytes(Keys.table(table.warehouse(), table.identifier())));
+          tables.put(
+              bytes(Keys.table(table.warehouse(), table.identifier())), table.state().toBytes());
         }
       }
     } catch (RocksDBException | java.io.IOException e) {

@@ -28,7 +28,8 @@ public final class StateDigests {
   public static String table(String metadataLocation, String metadataJson) {
     TableMetadata metadata = TableMetadataParser.fromJson(metadataLocation, metadataJson);
     try {
-      ObjectNode json = (ObjectNode) FloeJson.mapper().readTree(TableMetadataParser.toJson(metadata));
+      ObjectNode json =
+          (ObjectNode) FloeJson.mapper().readTree(TableMetadataParser.toJson(metadata));
       json.remove("last-updated-ms");
       JsonNode log = json.get("metadata-log");
       if (log instanceof ArrayNode entries) {
@@ -40,7 +41,10 @@ public final class StateDigests {
     }
   }
 
-  /** A view's digest: its metadata location and whole view metadata (which holds no commit-time stamp). */
+  /**
+   * A view's digest: its metadata location and whole view metadata (which holds no commit-time
+   * stamp).
+   */
   public static String view(String metadataLocation, String metadataJson) {
     try {
       return sha256(metadataLocation + "\n" + canonical(FloeJson.mapper().readTree(metadataJson)));
@@ -57,13 +61,15 @@ public final class StateDigests {
     Object sorted = FloeJson.mapper().treeToValue(node, Object.class);
     return FloeJson.mapper()
         .copy()
-        .configure(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+        .configure(
+            com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
         .writeValueAsString(sorted);
   }
 
   private static String sha256(String value) {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(value.getBytes(StandardCharsets.UTF_8));
       return HexFormat.of().formatHex(hash);
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
