@@ -36,6 +36,9 @@ public final class StreamsSettings {
     props.put(StreamsConfig.MAX_TASK_IDLE_MS_CONFIG, -1L);
     props.put(StreamsConfig.STATE_DIR_CONFIG, config.dataDir().resolve("streams").toString());
     props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, config.streamThreads());
+    // Warm copies of other instances' stores: a failed instance's partitions move to an instance
+    // that restores only the tail of the changelog. Reads are still served by the active owner.
+    props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);

@@ -33,7 +33,8 @@ public record FloeConfig(
     long commitIntervalMs,
     int streamThreads,
     Duration purgeInterval,
-    boolean auditReads) {
+    boolean auditReads,
+    int standbyReplicas) {
 
   public FloeConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -101,7 +102,8 @@ public record FloeConfig(
         Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "0")),
         Integer.parseInt(props.getProperty("floe.streams.threads", "1")),
         Duration.parse(props.getProperty("floe.purge-interval", "PT1M")),
-        Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")));
+        Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")),
+        Integer.parseInt(props.getProperty("floe.streams.standby-replicas", "0")));
   }
 
   private static String trimSlash(String location) {
