@@ -169,7 +169,7 @@ public final class FloeServer implements AutoCloseable {
     self = new org.apache.kafka.streams.state.HostInfo(host, port);
     streams =
         new KafkaStreams(
-            CatalogTopology.build(topics, metadataFiles),
+            CatalogTopology.build(topics, metadataFiles, config.idempotencyKeyLifetime()),
             StreamsSettings.of(config, bootstrapServers, applicationServer, stableInstanceId()));
     streams.setUncaughtExceptionHandler(
         e -> {

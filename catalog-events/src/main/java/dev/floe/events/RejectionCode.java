@@ -12,6 +12,8 @@ public enum RejectionCode {
   /** The request's values are invalid (Iceberg threw IllegalArgumentException). */
   INVALID_ARGUMENT,
   UNPROCESSABLE,
+  /** An Idempotency-Key was reused with a different request. */
+  IDEMPOTENCY_KEY_REUSED,
   WAREHOUSE_NOT_FOUND,
   /** The warehouse storage failed; nothing was applied and the client may retry. */
   VIEW_NOT_FOUND,

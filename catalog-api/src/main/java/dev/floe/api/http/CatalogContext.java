@@ -112,7 +112,15 @@ public final class CatalogContext {
     return time;
   }
 
+  /**
+   * The header of the command a request produces. An {@code Idempotency-Key} must be a UUIDv7 (REST
+   * spec); the processor replays the first final answer to a retry with the same key.
+   */
   public CommandHeader header(RequestContext request) {
+    String idempotencyKey = request.header("Idempotency-Key");
+    if (idempotencyKey != null && !Uuid7.isUuid7(idempotencyKey)) {
+      throw ApiException.badRequest("Invalid Idempotency-Key: must be a UUIDv7");
+    }
     String commandId = Uuid7.next().toString();
     request.commandId(commandId);
     return new CommandHeader(
@@ -120,7 +128,8 @@ public final class CatalogContext {
         System.currentTimeMillis(),
         "anonymous",
         gateway.instanceId(),
-        request.header("Idempotency-Key"));
+        idempotencyKey,
+        idempotencyKey == null ? null : request.fingerprint());
   }
 
   /**

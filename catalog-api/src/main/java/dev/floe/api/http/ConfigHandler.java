@@ -57,6 +57,7 @@ final class ConfigHandler {
         ConfigResponse.builder()
             .withOverrides(new java.util.HashMap<>(Map.of("prefix", warehouse)))
             .withEndpoints(ENDPOINTS)
+            .withIdempotencyKeyLifetime(catalog.config().idempotencyKeyLifetime().toString())
             .build();
     return Future.succeededFuture(HttpResult.json(response));
   }

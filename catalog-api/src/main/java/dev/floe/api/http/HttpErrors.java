@@ -39,7 +39,8 @@ public final class HttpErrors {
       case INVALID_REQUEST -> rejected(400, "BadRequestException", rejection);
         // Iceberg's clients turn a 400 of this type back into an IllegalArgumentException.
       case INVALID_ARGUMENT -> rejected(400, "IllegalArgumentException", rejection);
-      case UNPROCESSABLE -> rejected(422, "UnprocessableEntityException", rejection);
+      case UNPROCESSABLE, IDEMPOTENCY_KEY_REUSED ->
+          rejected(422, "UnprocessableEntityException", rejection);
       case STORAGE_FAILED -> rejected(503, "ServiceUnavailableException", rejection);
       case INTERNAL_ERROR -> rejected(500, "InternalServerError", rejection);
     };

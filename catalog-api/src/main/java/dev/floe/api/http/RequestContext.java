@@ -39,6 +39,25 @@ public final class RequestContext {
     this.commandId = id;
   }
 
+  /**
+   * A digest of what the request asks (method, path, body): the same Idempotency-Key with another
+   * fingerprint is another request.
+   */
+  public String fingerprint() {
+    try {
+      java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+      digest.update(
+          (request.method().name() + " " + request.path() + "\n")
+              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      if (body != null) {
+        digest.update(body.getBytes());
+      }
+      return java.util.HexFormat.of().formatHex(digest.digest());
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   public String method() {
     return request.method().name();
   }

@@ -160,9 +160,9 @@ class HealthAndLimitsIT {
       OutputStream out = socket.getOutputStream();
       out.write(
           ("POST /v1/default/namespaces HTTP/1.1\r\n"
-               + "Host: localhost\r\n"
-               + "Content-Type: application/json\r\n"
-               + "Transfer-Encoding: chunked\r\n\r\n")
+                  + "Host: localhost\r\n"
+                  + "Content-Type: application/json\r\n"
+                  + "Transfer-Encoding: chunked\r\n\r\n")
               .getBytes(StandardCharsets.US_ASCII));
       byte[] chunk = new byte[64 * 1024];
       Arrays.fill(chunk, (byte) ' ');

@@ -14,5 +14,8 @@ public final class StoreNames {
    */
   public static final String VIEWS = "floe-views";
 
+  /** Per principal and Idempotency-Key, on the partition of the keyed command: its outcome. */
+  public static final String IDEMPOTENCY = "floe-idempotency";
+
   private StoreNames() {}
 }

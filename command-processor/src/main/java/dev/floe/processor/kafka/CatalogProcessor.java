@@ -21,6 +21,7 @@ import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.IdempotencyOutcomeStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.MoveViewInStep;
@@ -31,9 +32,11 @@ import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.TableStep;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.iceberg.TableMetadata;
+import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -56,10 +59,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private KeyValueStore<String, byte[]> directory;
   private KeyValueStore<String, byte[]> tables;
   private KeyValueStore<String, byte[]> views;
+  private IdempotencyLedger ledger;
+  private final java.time.Duration idempotencyLifetime;
 
-  CatalogProcessor(String stepsTopic, MetadataFiles files) {
+  CatalogProcessor(String stepsTopic, MetadataFiles files, java.time.Duration idempotencyLifetime) {
     this.stepsTopic = stepsTopic;
     this.files = files;
+    this.idempotencyLifetime = idempotencyLifetime;
   }
 
   @Override
@@ -68,6 +74,12 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.directory = context.getStateStore(StoreNames.DIRECTORY);
     this.tables = context.getStateStore(StoreNames.TABLES);
     this.views = context.getStateStore(StoreNames.VIEWS);
+    this.ledger =
+        new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
+    context.schedule(
+        java.time.Duration.ofMinutes(1),
+        org.apache.kafka.streams.processor.PunctuationType.WALL_CLOCK_TIME,
+        ledger::purgeExpired);
   }
 
   @Override
@@ -81,11 +93,20 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable step at key {}", record.key(), e);
         return;
       }
+      if (step instanceof IdempotencyOutcomeStep outcome) {
+        for (KeyValue<String, CommandReply> waiter : ledger.complete(outcome)) {
+          context.forward(
+              record.withKey(waiter.key).withValue(FloeJson.toBytes(waiter.value)),
+              CatalogTopology.REPLIES_SINK);
+        }
+        return;
+      }
       handle(
           record,
           step.header(),
           () -> decideStep(record.key(), step),
-          failure -> onStepFailure(step, failure));
+          failure -> onStepFailure(step, failure),
+          decision -> IdempotencyLedger.reportOutcome(step, decision));
     } else {
       CatalogCommand command;
       try {
@@ -94,11 +115,17 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable command at key {}", record.key(), e);
         return;
       }
+      Optional<Decision> retry = ledger.before(command.header());
+      if (retry.isPresent()) {
+        emit(record, command.header(), retry.get());
+        return;
+      }
       handle(
           record,
           command.header(),
           () -> decideCommand(record.key(), command),
-          failure -> Decision.rejected(command.header().commandId(), failure));
+          failure -> Decision.rejected(command.header().commandId(), failure),
+          decision -> ledger.after(command.header(), decision));
     }
   }
 
@@ -110,7 +137,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       Record<String, byte[]> record,
       CommandHeader header,
       Supplier<Decision> decide,
-      Function<Rejection, Decision> onFailure) {
+      Function<Rejection, Decision> onFailure,
+      java.util.function.UnaryOperator<Decision> finish) {
     Decision decision;
     try {
       decision = decide.get();
@@ -125,7 +153,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       decision =
           onFailure.apply(new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e));
     }
-    emit(record, header, decision);
+    emit(record, header, finish.apply(decision));
   }
 
   /** A failed create step hands the claimed name back before the client hears of the failure. */

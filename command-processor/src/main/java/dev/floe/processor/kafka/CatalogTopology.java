@@ -3,6 +3,7 @@ package dev.floe.processor.kafka;
 import dev.floe.events.Topics;
 import dev.floe.events.state.StoreNames;
 import dev.floe.infra.storage.MetadataFiles;
+import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -19,7 +20,13 @@ public final class CatalogTopology {
 
   private CatalogTopology() {}
 
+  /** With the default Idempotency-Key lifetime (30 minutes). */
   public static Topology build(Topics topics, MetadataFiles files) {
+    return build(topics, files, java.time.Duration.ofMinutes(30));
+  }
+
+  public static Topology build(
+      Topics topics, MetadataFiles files, java.time.Duration idempotencyLifetime) {
     Topology topology = new Topology();
     topology.addSource(
         "commands-in",
@@ -32,21 +39,18 @@ public final class CatalogTopology {
         Serdes.ByteArray().deserializer(),
         topics.steps());
     topology.addProcessor(
-        PROCESSOR, () -> new CatalogProcessor(topics.steps(), files), "commands-in", "steps-in");
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(StoreNames.DIRECTORY),
-            Serdes.String(),
-            Serdes.ByteArray()),
-        PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(StoreNames.TABLES), Serdes.String(), Serdes.ByteArray()),
-        PROCESSOR);
-    topology.addStateStore(
-        Stores.keyValueStoreBuilder(
-            Stores.persistentKeyValueStore(StoreNames.VIEWS), Serdes.String(), Serdes.ByteArray()),
-        PROCESSOR);
+        PROCESSOR,
+        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime),
+        "commands-in",
+        "steps-in");
+    for (String store :
+        List.of(
+            StoreNames.DIRECTORY, StoreNames.TABLES, StoreNames.VIEWS, StoreNames.IDEMPOTENCY)) {
+      topology.addStateStore(
+          Stores.keyValueStoreBuilder(
+              Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.ByteArray()),
+          PROCESSOR);
+    }
     topology.addSink(
         EVENTS_SINK,
         topics.events(),

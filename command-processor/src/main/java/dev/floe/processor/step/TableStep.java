@@ -24,7 +24,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = DropViewStep.class, name = "drop-view"),
   @JsonSubTypes.Type(value = MoveViewOutStep.class, name = "move-view-out"),
   @JsonSubTypes.Type(value = MoveViewInStep.class, name = "move-view-in"),
-  @JsonSubTypes.Type(value = ReleaseViewNameStep.class, name = "release-view-name")
+  @JsonSubTypes.Type(value = ReleaseViewNameStep.class, name = "release-view-name"),
+  @JsonSubTypes.Type(value = IdempotencyOutcomeStep.class, name = "idempotency-outcome")
 })
 public sealed interface TableStep
     permits CreateTableStep,
@@ -38,7 +39,8 @@ public sealed interface TableStep
         DropViewStep,
         MoveViewOutStep,
         MoveViewInStep,
-        ReleaseViewNameStep {
+        ReleaseViewNameStep,
+        IdempotencyOutcomeStep {
   CommandHeader header();
 
   String warehouse();

@@ -34,7 +34,8 @@ public record FloeConfig(
     int streamThreads,
     Duration purgeInterval,
     boolean auditReads,
-    int standbyReplicas) {
+    int standbyReplicas,
+    Duration idempotencyKeyLifetime) {
 
   public FloeConfig {
     Objects.requireNonNull(dataDir, "dataDir");
@@ -103,7 +104,8 @@ public record FloeConfig(
         Integer.parseInt(props.getProperty("floe.streams.threads", "1")),
         Duration.parse(props.getProperty("floe.purge-interval", "PT1M")),
         Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")),
-        Integer.parseInt(props.getProperty("floe.streams.standby-replicas", "0")));
+        Integer.parseInt(props.getProperty("floe.streams.standby-replicas", "0")),
+        Duration.parse(props.getProperty("floe.idempotency-key-lifetime", "PT30M")));
   }
 
   private static String trimSlash(String location) {

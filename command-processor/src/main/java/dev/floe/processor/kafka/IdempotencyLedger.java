@@ -1,0 +1,173 @@
+package dev.floe.processor.kafka;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Keys;
+import dev.floe.events.Rejection;
+import dev.floe.events.RejectionCode;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.state.IdempotencyRecord;
+import dev.floe.processor.Decision;
+import dev.floe.processor.step.IdempotencyOutcomeStep;
+import dev.floe.processor.step.TableStep;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.state.KeyValueIterator;
+import org.apache.kafka.streams.state.KeyValueStore;
+
+/**
+ * Idempotency-Key semantics, kept in the processor's store beside the state it protects and written
+ * in the same Kafka transaction as the change: a retry with the same key and request gets the first
+ * final answer (2xx or a deterministic 4xx) and has no second effect; the same key with another
+ * request is refused (422); retries that arrive while the first is in flight wait for its answer.
+ * Outcomes that are not final (storage failure, internal error) are forgotten, so a retry tries
+ * again. Keys are scoped to the principal and forgotten after the advertised lifetime.
+ */
+final class IdempotencyLedger {
+  private final KeyValueStore<String, byte[]> store;
+  private final Duration lifetime;
+
+  IdempotencyLedger(KeyValueStore<String, byte[]> store, Duration lifetime) {
+    this.store = store;
+    this.lifetime = lifetime;
+  }
+
+  /** The decision for a keyed retry (replay, refusal, or wait), or empty to decide it anew. */
+  Optional<Decision> before(CommandHeader header) {
+    if (header.idempotencyKey() == null) {
+      return Optional.empty();
+    }
+    String key = IdempotencyRecord.key(header.principal(), header.idempotencyKey());
+    byte[] value = store.get(key);
+    if (value == null) {
+      return Optional.empty();
+    }
+    IdempotencyRecord record = IdempotencyRecord.fromBytes(value);
+    if (record.expiresAtMillis() < header.timestampMillis()) {
+      store.delete(key);
+      return Optional.empty();
+    }
+    if (!Objects.equals(record.fingerprint(), header.requestFingerprint())) {
+      return Optional.of(
+          Decision.rejected(
+              header.commandId(),
+              Rejection.of(
+                  RejectionCode.IDEMPOTENCY_KEY_REUSED,
+                  "Idempotency-Key %s was already used for a different request",
+                  header.idempotencyKey())));
+    }
+    if (record.reply() != null) {
+      return Optional.of(Decision.reply(List.of(), as(record.reply(), header.commandId())));
+    }
+    List<IdempotencyRecord.Waiter> waiters = new ArrayList<>(record.waiters());
+    waiters.add(new IdempotencyRecord.Waiter(header.replyTo(), header.commandId()));
+    store.put(
+        key,
+        new IdempotencyRecord(record.fingerprint(), null, waiters, record.expiresAtMillis())
+            .toBytes());
+    return Optional.of(new Decision(List.of(), List.of(), null, null, false, false));
+  }
+
+  /** Remembers a keyed command's outcome, or that it is in flight when a later step will answer. */
+  Decision after(CommandHeader header, Decision decision) {
+    if (header.idempotencyKey() == null) {
+      return decision;
+    }
+    String key = IdempotencyRecord.key(header.principal(), header.idempotencyKey());
+    long expires = header.timestampMillis() + lifetime.toMillis();
+    if (decision.reply() == null) {
+      store.put(
+          key,
+          new IdempotencyRecord(header.requestFingerprint(), null, List.of(), expires).toBytes());
+    } else if (isFinal(decision.reply())) {
+      store.put(
+          key,
+          new IdempotencyRecord(header.requestFingerprint(), decision.reply(), List.of(), expires)
+              .toBytes());
+    }
+    return decision;
+  }
+
+  /**
+   * A step that answers a keyed multi-step command also reports the answer to the record's
+   * partition.
+   */
+  static Decision reportOutcome(TableStep step, Decision decision) {
+    if (step.header().idempotencyKey() == null
+        || decision.reply() == null
+        || step instanceof IdempotencyOutcomeStep) {
+      return decision;
+    }
+    List<TableStep> steps = new ArrayList<>(decision.steps());
+    steps.add(
+        new IdempotencyOutcomeStep(
+            step.header(), step.warehouse(), Keys.warehouse(step.warehouse()), decision.reply()));
+    return new Decision(
+        decision.events(),
+        steps,
+        decision.reply(),
+        decision.tableState(),
+        decision.tableRemoved(),
+        decision.writeMetadata());
+  }
+
+  /** Records the final answer and returns the replies owed to the retries that waited. */
+  List<KeyValue<String, CommandReply>> complete(IdempotencyOutcomeStep step) {
+    CommandHeader header = step.header();
+    String key = IdempotencyRecord.key(header.principal(), header.idempotencyKey());
+    byte[] value = store.get(key);
+    if (value == null) {
+      return List.of();
+    }
+    IdempotencyRecord record = IdempotencyRecord.fromBytes(value);
+    if (isFinal(step.reply())) {
+      store.put(
+          key,
+          new IdempotencyRecord(
+                  record.fingerprint(), step.reply(), List.of(), record.expiresAtMillis())
+              .toBytes());
+    } else {
+      store.delete(key);
+    }
+    List<KeyValue<String, CommandReply>> replies = new ArrayList<>();
+    for (IdempotencyRecord.Waiter waiter : record.waiters()) {
+      replies.add(KeyValue.pair(waiter.replyTo(), as(step.reply(), waiter.commandId())));
+    }
+    return replies;
+  }
+
+  /** Forgets keys past their lifetime. */
+  void purgeExpired(long nowMillis) {
+    List<String> expired = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it = store.all()) {
+      it.forEachRemaining(
+          entry -> {
+            if (IdempotencyRecord.fromBytes(entry.value).expiresAtMillis() < nowMillis) {
+              expired.add(entry.key);
+            }
+          });
+    }
+    expired.forEach(store::delete);
+  }
+
+  private static boolean isFinal(CommandReply reply) {
+    return reply.accepted()
+        || (reply.rejection().code() != RejectionCode.STORAGE_FAILED
+            && reply.rejection().code() != RejectionCode.INTERNAL_ERROR);
+  }
+
+  private static CommandReply as(CommandReply reply, String commandId) {
+    return new CommandReply(
+        commandId,
+        reply.rejection(),
+        reply.metadataLocation(),
+        reply.metadata(),
+        reply.properties(),
+        reply.updated(),
+        reply.removed(),
+        reply.missing());
+  }
+}
