@@ -79,7 +79,39 @@ class MultiInstanceIT {
             .isEqualTo(written);
       }
       assertThat(viaA.listTables(NS)).containsExactlyInAnyOrderElementsOf(viaB.listTables(NS));
+
+      // A keyed commit whose answer was lost, retried against the other instance: replayed.
+      String key = dev.floe.api.Uuid7.next().toString();
+      String commit =
+          "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"retried\":\"once\"}}]}";
+      String path = "/v1/default/namespaces/shared/tables/t0";
+      java.net.http.HttpResponse<String> first = post(http, a.uri() + path, commit, key);
+      java.net.http.HttpResponse<String> retry = post(http, b.uri() + path, commit, key);
+      assertThat(first.statusCode()).isEqualTo(200);
+      assertThat(retry.statusCode()).isEqualTo(200);
+      com.fasterxml.jackson.databind.ObjectMapper json =
+          new com.fasterxml.jackson.databind.ObjectMapper();
+      String location = json.readTree(first.body()).path("metadata-location").asText();
+      assertThat(json.readTree(retry.body()).path("metadata-location").asText())
+          .isEqualTo(location);
+      assertThat(
+              ((org.apache.iceberg.HasTableOperations) viaA.loadTable(tables.get(0)))
+                  .operations()
+                  .current()
+                  .metadataFileLocation())
+          .as("the retry had no second effect")
+          .isEqualTo(location);
     }
+  }
+
+  private static java.net.http.HttpResponse<String> post(
+      java.net.http.HttpClient http, String url, String body, String key) throws Exception {
+    return http.send(
+        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+            .header("Idempotency-Key", key)
+            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .build(),
+        java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   /** B joins the group after A: wait for the rebalance that gives it its partitions to settle. */
