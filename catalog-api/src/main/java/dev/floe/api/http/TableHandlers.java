@@ -6,14 +6,13 @@ import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.state.TableState;
-import dev.floe.projections.Page;
+import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
-import org.apache.iceberg.rest.responses.ListTablesResponse;
 
 /** The table routes of the Iceberg REST spec. */
 final class TableHandlers {
@@ -24,25 +23,7 @@ final class TableHandlers {
   }
 
   Future<HttpResult> handleListTables(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
-    Namespace namespace = request.namespace();
-    String pageToken = request.query("pageToken");
-    Integer pageSize = request.pageSize();
-    return catalog
-        .read(
-            () -> {
-              if (catalog.queries(request).namespace(warehouse, namespace).isEmpty()) {
-                throw ApiException.noSuchNamespace(namespace);
-              }
-              return catalog.queries(request).listTables(warehouse, namespace, pageToken, pageSize);
-            })
-        .map(
-            (Page<TableIdentifier> page) ->
-                HttpResult.json(
-                    ListTablesResponse.builder()
-                        .addAll(page.items())
-                        .nextPageToken(page.nextPageToken())
-                        .build()));
+    return Listings.list(catalog, request, CatalogQueries::listTables);
   }
 
   Future<HttpResult> handleCreateTable(RequestContext request) {

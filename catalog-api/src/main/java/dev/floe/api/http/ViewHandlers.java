@@ -8,7 +8,7 @@ import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.state.TableState;
-import dev.floe.projections.Page;
+import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
@@ -17,7 +17,6 @@ import org.apache.iceberg.rest.requests.CreateViewRequest;
 import org.apache.iceberg.rest.requests.RegisterViewRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
-import org.apache.iceberg.rest.responses.ListTablesResponse;
 import org.apache.iceberg.view.ViewMetadataParser;
 
 /**
@@ -31,25 +30,7 @@ final class ViewHandlers {
   }
 
   Future<HttpResult> handleListViews(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
-    Namespace namespace = request.namespace();
-    String pageToken = request.query("pageToken");
-    Integer pageSize = request.pageSize();
-    return catalog
-        .read(
-            () -> {
-              if (catalog.queries(request).namespace(warehouse, namespace).isEmpty()) {
-                throw ApiException.noSuchNamespace(namespace);
-              }
-              return catalog.queries(request).listViews(warehouse, namespace, pageToken, pageSize);
-            })
-        .map(
-            (Page<TableIdentifier> page) ->
-                HttpResult.json(
-                    ListTablesResponse.builder()
-                        .addAll(page.items())
-                        .nextPageToken(page.nextPageToken())
-                        .build()));
+    return Listings.list(catalog, request, CatalogQueries::listViews);
   }
 
   Future<HttpResult> handleCreateView(RequestContext request) {

@@ -96,21 +96,17 @@ public final class ReplayState {
               state.version(),
               e.sequence()));
     } else if (event instanceof ViewCreatedEvent e) {
-      views.put(
-          Keys.table(e.warehouse(), e.identifier()),
-          new ReplayedTable(
-              e.warehouse(),
-              e.identifier(),
-              new TableState(
-                  e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+      putView(
+          e.warehouse(),
+          e.identifier(),
+          new TableState(
+              e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence()));
     } else if (event instanceof ViewRegisteredEvent e) {
-      views.put(
-          Keys.table(e.warehouse(), e.identifier()),
-          new ReplayedTable(
-              e.warehouse(),
-              e.identifier(),
-              new TableState(
-                  e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence())));
+      putView(
+          e.warehouse(),
+          e.identifier(),
+          new TableState(
+              e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence()));
     } else if (event instanceof ViewReplacedEvent e) {
       TableState previous = view(e.warehouse(), e.identifier());
       org.apache.iceberg.view.ViewMetadata base =
@@ -120,29 +116,25 @@ public final class ReplayState {
           org.apache.iceberg.view.ViewMetadata.buildFrom(base);
       e.updates().forEach(update -> update.applyTo(builder));
       String json = org.apache.iceberg.view.ViewMetadataParser.toJson(builder.build());
-      views.put(
-          Keys.table(e.warehouse(), e.identifier()),
-          new ReplayedTable(
-              e.warehouse(),
-              e.identifier(),
-              new TableState(
-                  e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence())));
+      putView(
+          e.warehouse(),
+          e.identifier(),
+          new TableState(
+              e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
     } else if (event instanceof ViewDroppedEvent e) {
       views.remove(Keys.table(e.warehouse(), e.identifier()));
     } else if (event instanceof ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       TableState state = moved.state();
-      views.put(
-          Keys.table(e.warehouse(), e.to()),
-          new ReplayedTable(
-              e.warehouse(),
-              e.to(),
-              new TableState(
-                  state.tableUuid(),
-                  state.metadataLocation(),
-                  state.metadataJson(),
-                  state.version(),
-                  e.sequence())));
+      putView(
+          e.warehouse(),
+          e.to(),
+          new TableState(
+              state.tableUuid(),
+              state.metadataLocation(),
+              state.metadataJson(),
+              state.version(),
+              e.sequence()));
     } else if (!(event instanceof TableFilesPurgedEvent)) {
       throw new IllegalArgumentException("No evolve for " + event.type());
     }
@@ -167,6 +159,10 @@ public final class ReplayState {
 
   private void put(String warehouse, TableIdentifier identifier, TableState state) {
     tables.put(Keys.table(warehouse, identifier), new ReplayedTable(warehouse, identifier, state));
+  }
+
+  private void putView(String warehouse, TableIdentifier identifier, TableState state) {
+    views.put(Keys.table(warehouse, identifier), new ReplayedTable(warehouse, identifier, state));
   }
 
   public TableState table(String warehouse, TableIdentifier identifier) {
