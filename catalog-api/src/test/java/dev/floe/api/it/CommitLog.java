@@ -30,7 +30,9 @@ final class CommitLog {
     /** commit() threw something other than a 409: the snapshot may or may not be committed. */
     UNKNOWN,
     /** commit() threw CommitFailedException (a 409 after all client retries): not committed. */
-    REJECTED
+    REJECTED,
+    /** commit() threw anything else, e.g. another 4xx: not committed, and not expected at all. */
+    REFUSED
   }
 
   /** One commit() call of one writer. */
@@ -64,6 +66,10 @@ final class CommitLog {
 
     void rejected(Throwable cause) {
       finish(Outcome.REJECTED, cause.getMessage());
+    }
+
+    void refused(Throwable cause) {
+      finish(Outcome.REFUSED, cause.toString());
     }
 
     private void finish(Outcome result, String why) {

@@ -28,6 +28,13 @@ final class FaultFigures {
     f.put("writers", String.valueOf(settings.writers()));
     f.put("tables", String.valueOf(settings.tables()));
     f.put("seed", String.valueOf(settings.seed()));
+    f.put(
+        "load-average-1m",
+        String.format(
+            java.util.Locale.ROOT,
+            "%.1f",
+            java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                .getSystemLoadAverage()));
     f.put("load-s", FaultRun.seconds(loadEnd - loadStart));
     f.put("kills", String.valueOf(faults.stream().filter(x -> x.what().contains("floe")).count()));
     f.put(
@@ -40,6 +47,7 @@ final class FaultFigures {
     f.put("acknowledged", String.valueOf(acknowledged));
     f.put("unknown", String.valueOf(count(attempts, CommitLog.Outcome.UNKNOWN)));
     f.put("rejected", String.valueOf(count(attempts, CommitLog.Outcome.REJECTED)));
+    f.put("refused", String.valueOf(count(attempts, CommitLog.Outcome.REFUSED)));
     f.put("pending", String.valueOf(count(attempts, CommitLog.Outcome.PENDING)));
     f.put("unknown-present", String.valueOf(report.unknownPresent()));
     f.put("unknown-absent", String.valueOf(report.unknownAbsent()));
@@ -114,6 +122,7 @@ final class FaultFigures {
             "acknowledged",
             "unknown",
             "rejected",
+            "refused",
             "lost",
             "duplicates",
             "own-conflicts",

@@ -131,6 +131,9 @@ class FaultHarnessIT {
     assertThat(report.phantoms()).as("snapshots nobody attempted").isZero();
     assertThat(report.chainBreaks()).as("snapshots off the linear chain").isZero();
     assertThat(report.sequenceGaps()).as("sequence number gaps").isZero();
+    assertThat(result.refusals())
+        .as("commits answered with an error other than 409 or 5xx")
+        .isEmpty();
     assertThat(Long.parseLong(result.figures().get("acknowledged")))
         .as("acknowledged commits")
         .isPositive();

@@ -56,8 +56,15 @@ final class FaultRun {
   /** A fault: what was done, when it began and when the process answered again (nanoTime). */
   record Fault(String what, long startNanos, long readyNanos) {}
 
-  /** The outcome: the checker's report, the figures, and what else went wrong. */
-  record Result(LineageChecker.Report report, Map<String, String> figures, List<String> problems) {}
+  /**
+   * The outcome: the checker's report, the figures, what else went wrong, and the commits refused
+   * with an error other than a 409 or a 5xx (tag and error).
+   */
+  record Result(
+      LineageChecker.Report report,
+      Map<String, String> figures,
+      List<String> problems,
+      List<String> refusals) {}
 
   private final FaultCluster cluster;
   private final Settings settings;
@@ -110,7 +117,12 @@ final class FaultRun {
         FaultFigures.of(settings, cluster.size(), log, report, faults, writers, loadStart, loadEnd);
     figures.put("recovery-after-last-fault-s", seconds(recovered - lastFaultReady));
     write(figures);
-    return new Result(report, figures, problems);
+    List<String> refusals =
+        log.attempts().stream()
+            .filter(a -> a.outcome == CommitLog.Outcome.REFUSED)
+            .map(a -> a.tag + ": " + a.error)
+            .toList();
+    return new Result(report, figures, problems, refusals);
   }
 
   private void injectFaults(long loadStart) throws InterruptedException {

@@ -12,6 +12,10 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.SessionCatalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.RESTException;
+import org.apache.iceberg.exceptions.ServiceFailureException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.rest.HTTPClient;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.rest.RESTUtil;
@@ -107,13 +111,30 @@ final class HarnessWriter implements Runnable {
       attempt.rejected(e);
       loaded.remove(table);
     } catch (RuntimeException e) {
-      // CommitStateUnknownException (a 5xx), or the connection failed (RESTException): either
-      // way the commit may or may not have been applied.
-      attempt.unknown(e);
-      failover(e);
+      if (outcomeUnknown(e)) {
+        // A 5xx, or the connection failed: the commit may or may not have been applied.
+        attempt.unknown(e);
+        failover(e);
+      } else {
+        // Any other answer (a 4xx) says the commit was not applied; none is expected here.
+        attempt.refused(e);
+        loaded.remove(table);
+      }
     } finally {
       current = null;
     }
+  }
+
+  /**
+   * Whether a failed commit may still have been applied: a 5xx (the commit handler turns 500, 502,
+   * 503 and 504 into CommitStateUnknownException) or a bare RESTException (the connection failed or
+   * the answer was unreadable). Its 4xx subclasses are answers.
+   */
+  private static boolean outcomeUnknown(RuntimeException e) {
+    return e instanceof CommitStateUnknownException
+        || e instanceof ServiceFailureException
+        || e instanceof ServiceUnavailableException
+        || e.getClass() == RESTException.class;
   }
 
   /** The id of the snapshot this attempt added, as the client's table now knows it. */
