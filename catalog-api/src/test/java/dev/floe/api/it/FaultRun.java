@@ -282,7 +282,9 @@ final class FaultRun {
           .append(fault.what())
           .append(" back after ")
           .append(seconds(fault.readyNanos() - fault.startNanos()))
-          .append(" s\n");
+          .append(" s; ")
+          .append(committedDuring(fault))
+          .append('\n');
     }
     Files.writeString(dir.resolve(settings.name() + ".txt"), text);
     String line = FaultFigures.summaryLine(figures);
@@ -292,6 +294,26 @@ final class FaultRun {
         StandardOpenOption.CREATE,
         StandardOpenOption.APPEND);
     System.out.println(line);
+  }
+
+  /** How many commits were acknowledged, on how many tables, while the fault lasted. */
+  private String committedDuring(Fault fault) {
+    long commits = 0;
+    java.util.Set<String> tables = new java.util.HashSet<>();
+    for (CommitLog.Attempt attempt : log.attempts()) {
+      if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED
+          && attempt.endNanos > fault.startNanos()
+          && attempt.endNanos < fault.readyNanos()) {
+        commits++;
+        tables.add(attempt.table);
+      }
+    }
+    return commits
+        + " commits acknowledged meanwhile, on "
+        + tables.size()
+        + " of "
+        + settings.tables()
+        + " tables";
   }
 
   static String seconds(long nanos) {
