@@ -28,6 +28,7 @@ final class FaultFigures {
     f.put("writers", String.valueOf(settings.writers()));
     f.put("tables", String.valueOf(settings.tables()));
     f.put("seed", String.valueOf(settings.seed()));
+    f.put("max-down-ms", String.valueOf(settings.maxDown().toMillis()));
     f.put(
         "load-average-1m",
         String.format(
@@ -71,6 +72,17 @@ final class FaultFigures {
     f.put("commit-max-ms", FaultRun.millis(FaultRun.percentile(latencies, 100)));
     f.put("max-table-gap-s", FaultRun.seconds(maxGap(attempts, loadStart, loadEnd, true)));
     f.put("max-any-gap-s", FaultRun.seconds(maxGap(attempts, loadStart, loadEnd, false)));
+    f.put(
+        "max-unavailability-s",
+        FaultRun.seconds(
+            faults.stream().mapToLong(FaultRun.Fault::unavailableNanos).max().orElse(0)));
+    f.put(
+        "median-unavailability-s",
+        FaultRun.seconds(
+            (long)
+                FaultRun.percentile(
+                    faults.stream().map(x -> (double) x.unavailableNanos()).sorted().toList(),
+                    50)));
     f.put(
         "max-restart-s",
         FaultRun.seconds(
@@ -129,10 +141,9 @@ final class FaultFigures {
             "phantoms",
             "chain-breaks",
             "sequence-gaps",
-            "max-table-gap-s",
+            "max-unavailability-s",
             "commit-p50-ms",
-            "commit-p99-ms",
-            "recovery-after-last-fault-s")) {
+            "commit-p99-ms")) {
       line.append(' ').append(key).append('=').append(figures.get(key));
     }
     return line.toString();

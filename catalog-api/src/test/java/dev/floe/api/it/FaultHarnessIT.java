@@ -36,6 +36,8 @@ class FaultHarnessIT {
       Duration.ofSeconds(Integer.getInteger("floe.faults.duration", 15));
   private static final Duration PAUSE =
       Duration.ofMillis(Integer.getInteger("floe.faults.pause-ms", 2000));
+  private static final Duration MAX_DOWN =
+      Duration.ofMillis(Integer.getInteger("floe.faults.max-down-ms", 0));
   private static final long SEED = Long.getLong("floe.faults.seed", System.currentTimeMillis());
   private static final String REPLY_TIMEOUT =
       System.getProperty("floe.faults.reply-timeout", "PT10S");
@@ -99,7 +101,7 @@ class FaultHarnessIT {
         new FaultRun(
                 cluster,
                 new FaultRun.Settings(
-                    "instance-kills", WRITERS, TABLES, LOAD, KILLS, 0, PAUSE, SEED))
+                    "instance-kills", WRITERS, TABLES, LOAD, KILLS, 0, PAUSE, MAX_DOWN, SEED))
             .run();
     assertClean(result);
     assertThat(result.figures().get("kills")).isEqualTo(String.valueOf(KILLS));
@@ -114,7 +116,15 @@ class FaultHarnessIT {
         new FaultRun(
                 cluster,
                 new FaultRun.Settings(
-                    "broker-restarts", WRITERS, TABLES, LOAD, 0, BROKER_RESTARTS, PAUSE, SEED + 1))
+                    "broker-restarts",
+                    WRITERS,
+                    TABLES,
+                    LOAD,
+                    0,
+                    BROKER_RESTARTS,
+                    PAUSE,
+                    MAX_DOWN,
+                    SEED + 1))
             .run();
     assertClean(result);
     assertThat(result.figures().get("broker-restarts")).isEqualTo(String.valueOf(BROKER_RESTARTS));

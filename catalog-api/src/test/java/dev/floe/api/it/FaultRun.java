@@ -41,7 +41,9 @@ final class FaultRun {
 
   /**
    * @param load the least time the writers run
-   * @param pause load between one fault's recovery (process ready again) and the next fault
+   * @param pause load between one fault's recovery and the next fault
+   * @param maxDown a killed process stays down for a random time up to this before its restart
+   *     (beyond the processor's 15 s session timeout, an instance's partitions move to the others)
    */
   record Settings(
       String name,
@@ -51,10 +53,18 @@ final class FaultRun {
       int kills,
       int brokerRestarts,
       Duration pause,
+      Duration maxDown,
       long seed) {}
 
-  /** A fault: what was done, when it began and when the process answered again (nanoTime). */
-  record Fault(String what, long startNanos, long readyNanos) {}
+  /**
+   * A fault: what was done, when it began, when the process answered again, and when every table
+   * had acknowledged a commit begun after the fault began (nanoTime).
+   */
+  record Fault(String what, long startNanos, long readyNanos, long recoveredNanos) {
+    long unavailableNanos() {
+      return recoveredNanos - startNanos;
+    }
+  }
 
   /**
    * The outcome: the checker's report, the figures, what else went wrong, and the commits refused
@@ -93,9 +103,7 @@ final class FaultRun {
     }
     long loadStart = System.nanoTime();
     threads.forEach(Thread::start);
-    injectFaults(loadStart);
-    long lastFaultReady = faults.isEmpty() ? loadStart : faults.get(faults.size() - 1).readyNanos();
-    long recovered = awaitEveryTableCommitted(tables, lastFaultReady);
+    injectFaults(tables, loadStart);
     stop.set(true);
     long loadEnd = System.nanoTime();
     for (Thread thread : threads) {
@@ -115,7 +123,6 @@ final class FaultRun {
     }
     Map<String, String> figures =
         FaultFigures.of(settings, cluster.size(), log, report, faults, writers, loadStart, loadEnd);
-    figures.put("recovery-after-last-fault-s", seconds(recovered - lastFaultReady));
     write(figures);
     List<String> refusals =
         log.attempts().stream()
@@ -125,7 +132,13 @@ final class FaultRun {
     return new Result(report, figures, problems, refusals);
   }
 
-  private void injectFaults(long loadStart) throws InterruptedException {
+  /**
+   * Injects the faults one after the other. After each, the load goes on until every table has
+   * acknowledged a commit begun after the fault began (so faults never overlap), then for {@code
+   * pause} more.
+   */
+  private void injectFaults(List<TableIdentifier> tables, long loadStart)
+      throws InterruptedException {
     int kills = 0;
     int brokerRestarts = 0;
     while (kills < settings.kills() || brokerRestarts < settings.brokerRestarts()) {
@@ -136,22 +149,26 @@ final class FaultRun {
         int victim = random.nextInt(cluster.size());
         what = "SIGKILL floe-" + (victim + 1);
         cluster.instance(victim).kill();
+        stayDown();
         cluster.instance(victim).start();
         kills++;
       } else {
         what = "SIGKILL broker";
         cluster.broker().kill();
+        stayDown();
         cluster.broker().start();
         brokerRestarts++;
       }
-      Fault fault = new Fault(what, start, System.nanoTime());
+      long ready = System.nanoTime();
+      Fault fault = new Fault(what, start, ready, awaitEveryTableCommitted(tables, start));
       faults.add(fault);
       LOG.info(
-          "{} ({} of {}): back after {} s",
+          "{} ({} of {}): back after {} s, every table committing again after {} s",
           what,
           faults.size(),
           settings.kills() + settings.brokerRestarts(),
-          seconds(fault.readyNanos() - fault.startNanos()));
+          seconds(fault.readyNanos() - fault.startNanos()),
+          seconds(fault.unavailableNanos()));
     }
     long remaining = settings.load().toNanos() - (System.nanoTime() - loadStart);
     if (remaining > 0) {
@@ -159,7 +176,17 @@ final class FaultRun {
     }
   }
 
-  /** Keeps the load on until every table has an acknowledged commit begun after {@code since}. */
+  private void stayDown() throws InterruptedException {
+    long millis = settings.maxDown().toMillis();
+    if (millis > 0) {
+      Thread.sleep((long) (random.nextDouble() * millis));
+    }
+  }
+
+  /**
+   * Keeps the load on until every table has an acknowledged commit begun after {@code since};
+   * answers when the last of those commits was acknowledged.
+   */
   private long awaitEveryTableCommitted(List<TableIdentifier> tables, long since)
       throws InterruptedException {
     long deadline = System.nanoTime() + RECOVERY_LIMIT.toNanos();
@@ -182,7 +209,7 @@ final class FaultRun {
       Thread.sleep(200);
     }
     problems.add(
-        "not every table committed within " + RECOVERY_LIMIT.toSeconds() + " s of the last fault");
+        "not every table committed again within " + RECOVERY_LIMIT.toSeconds() + " s of a fault");
     return System.nanoTime();
   }
 
@@ -282,6 +309,8 @@ final class FaultRun {
           .append(fault.what())
           .append(" back after ")
           .append(seconds(fault.readyNanos() - fault.startNanos()))
+          .append(" s, every table committing again after ")
+          .append(seconds(fault.unavailableNanos()))
           .append(" s; ")
           .append(committedDuring(fault))
           .append('\n');
@@ -296,7 +325,7 @@ final class FaultRun {
     System.out.println(line);
   }
 
-  /** How many commits were acknowledged, on how many tables, while the fault lasted. */
+  /** How many commits were acknowledged, on how many tables, until the process was back. */
   private String committedDuring(Fault fault) {
     long commits = 0;
     java.util.Set<String> tables = new java.util.HashSet<>();
@@ -309,7 +338,7 @@ final class FaultRun {
       }
     }
     return commits
-        + " commits acknowledged meanwhile, on "
+        + " commits acknowledged while it was down, on "
         + tables.size()
         + " of "
         + settings.tables()
