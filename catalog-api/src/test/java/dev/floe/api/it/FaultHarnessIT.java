@@ -47,12 +47,16 @@ class FaultHarnessIT {
 
   @BeforeAll
   static void startCluster() {
-    // The Iceberg client logs every 409 it retries with a stack trace; the harness counts them.
-    ((ch.qos.logback.classic.Logger)
-            org.slf4j.LoggerFactory.getLogger("org.apache.iceberg.util.Tasks"))
-        .setLevel(ch.qos.logback.classic.Level.ERROR);
+    // The Iceberg client logs every 409 it retries with a stack trace, and the HTTP client every
+    // retry of a 5xx; the harness counts both. Less output also keeps surefire's channel light.
+    quiet("org.apache.iceberg", ch.qos.logback.classic.Level.ERROR);
+    quiet("org.apache.hc", ch.qos.logback.classic.Level.WARN);
     cluster =
         new FaultCluster(root, INSTANCES, Map.of("floe.reply-timeout", REPLY_TIMEOUT)).start();
+  }
+
+  private static void quiet(String logger, ch.qos.logback.classic.Level level) {
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(level);
   }
 
   @AfterAll

@@ -2,15 +2,9 @@ package dev.floe.api.it;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -30,8 +24,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One run of the fault harness: writers append to the run's tables through the instances while
  * faults are injected one after the other (SIGKILL and restart of a random instance, then SIGKILL
- * and restart of the broker), each after {@code pause} of load; then the load continues until every
- * table has committed again, the writers stop, and the lineage checker walks the result.
+ * and restart of the broker), each once every table commits again after the previous one and {@code
+ * pause} more; then the writers stop and the lineage checker walks the result.
  */
 final class FaultRun {
   private static final Logger LOG = LoggerFactory.getLogger(FaultRun.class);
@@ -123,7 +117,13 @@ final class FaultRun {
     }
     Map<String, String> figures =
         FaultFigures.of(settings, cluster.size(), log, report, faults, writers, loadStart, loadEnd);
-    write(figures);
+    figures.putAll(FaultFigures.topicSizes(cluster.broker().bootstrapServers()));
+    FaultFigures.write(
+        settings.name(),
+        figures,
+        faults.stream()
+            .map(fault -> FaultFigures.describe(fault, log, settings.tables()))
+            .toList());
     List<String> refusals =
         log.attempts().stream()
             .filter(a -> a.outcome == CommitLog.Outcome.REFUSED)
@@ -167,8 +167,8 @@ final class FaultRun {
           what,
           faults.size(),
           settings.kills() + settings.brokerRestarts(),
-          seconds(fault.readyNanos() - fault.startNanos()),
-          seconds(fault.unavailableNanos()));
+          FaultFigures.seconds(fault.readyNanos() - fault.startNanos()),
+          FaultFigures.seconds(fault.unavailableNanos()));
     }
     long remaining = settings.load().toNanos() - (System.nanoTime() - loadStart);
     if (remaining > 0) {
@@ -297,86 +297,5 @@ final class FaultRun {
         }
       }
     }
-  }
-
-  private void write(Map<String, String> figures) throws IOException {
-    Path dir = Path.of("target", "fault-harness");
-    Files.createDirectories(dir);
-    StringBuilder text = new StringBuilder();
-    figures.forEach((k, v) -> text.append(k).append('=').append(v).append('\n'));
-    for (Fault fault : faults) {
-      text.append("fault=")
-          .append(fault.what())
-          .append(" back after ")
-          .append(seconds(fault.readyNanos() - fault.startNanos()))
-          .append(" s, every table committing again after ")
-          .append(seconds(fault.unavailableNanos()))
-          .append(" s; ")
-          .append(committedDuring(fault))
-          .append('\n');
-    }
-    Files.writeString(dir.resolve(settings.name() + ".txt"), text);
-    String line = FaultFigures.summaryLine(figures);
-    Files.writeString(
-        dir.resolve("summary.txt"),
-        line + "\n",
-        StandardOpenOption.CREATE,
-        StandardOpenOption.APPEND);
-    System.out.println(line);
-  }
-
-  /** How many commits were acknowledged, on how many tables, until the process was back. */
-  private String committedDuring(Fault fault) {
-    long commits = 0;
-    java.util.Set<String> tables = new java.util.HashSet<>();
-    for (CommitLog.Attempt attempt : log.attempts()) {
-      if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED
-          && attempt.endNanos > fault.startNanos()
-          && attempt.endNanos < fault.readyNanos()) {
-        commits++;
-        tables.add(attempt.table);
-      }
-    }
-    return commits
-        + " commits acknowledged while it was down, on "
-        + tables.size()
-        + " of "
-        + settings.tables()
-        + " tables";
-  }
-
-  static String seconds(long nanos) {
-    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
-  }
-
-  static String millis(double value) {
-    return String.format(java.util.Locale.ROOT, "%.0f", value);
-  }
-
-  static double percentile(List<Double> sorted, double p) {
-    if (sorted.isEmpty()) {
-      return Double.NaN;
-    }
-    int index = (int) Math.ceil(p / 100.0 * sorted.size()) - 1;
-    return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
-  }
-
-  static List<Double> sortedLatencies(CommitLog log) {
-    List<Double> latencies = new ArrayList<>();
-    for (CommitLog.Attempt attempt : log.attempts()) {
-      if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED && attempt.writer >= 0) {
-        latencies.add(attempt.latencyMillis());
-      }
-    }
-    Collections.sort(latencies);
-    return latencies;
-  }
-
-  static String now() {
-    return Instant.now().toString();
-  }
-
-  static Map<String, String> newFigures() {
-    return new LinkedHashMap<>();
   }
 }
