@@ -152,6 +152,31 @@ class MultiTableTransactionIT {
   }
 
   /**
+   * A keyed transaction sent twice (a client that lost the first answer) is answered twice with 204
+   * and applied once: without the key, the second would fail its assert-ref-snapshot-id.
+   */
+  @Test
+  void aKeyedTransactionSentTwiceIsAppliedOnce() throws Exception {
+    try (RESTCatalog catalog = RestClients.connect(shared.uri(), Map.of())) {
+      List<TableIdentifier> tables = createTables(catalog, Namespace.of("keyed"), "a", "b");
+      String body = transactionJson(appendsTo(catalog, tables, "keyed-op"));
+      String key = dev.floe.api.Uuid7.next().toString();
+      String url = shared.uri() + "/v1/default/transactions/commit";
+
+      HttpResponse<String> first = post(url, body, key);
+      HttpResponse<String> second = post(url, body, key);
+      HttpResponse<String> unkeyed = post(url, body, null);
+
+      assertThat(first.statusCode()).isEqualTo(204);
+      assertThat(second.statusCode()).isEqualTo(204);
+      assertThat(unkeyed.statusCode()).as("the same change without the key").isEqualTo(409);
+      for (TableIdentifier id : tables) {
+        assertThat(opsInOrder(catalog.loadTable(id))).containsExactly("keyed-op");
+      }
+    }
+  }
+
+  /**
    * The process halts just before it decides each kind of record of the protocol in turn (the
    * transaction command, a table's prepare, a vote, a table's commit step). After each restart the
    * transaction is found applied to every table: what reached the log is finished, never half. The
@@ -483,8 +508,16 @@ class MultiTableTransactionIT {
 
   private static HttpResponse<String> post(String url, String body)
       throws java.io.IOException, InterruptedException {
+    return post(url, body, null);
+  }
+
+  private static HttpResponse<String> post(String url, String body, String idempotencyKey)
+      throws java.io.IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+    if (idempotencyKey != null) {
+      request.header("Idempotency-Key", idempotencyKey);
+    }
     request =
         body.isEmpty()
             ? request.GET()
