@@ -85,6 +85,17 @@ public final class StreamsCatalogQueries implements CatalogQueries {
    */
   @Override
   public Optional<TableState> table(String warehouse, TableIdentifier identifier) {
+    byte[] value = tableBytes(warehouse, identifier);
+    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+  }
+
+  @Override
+  public Optional<String> tableMetadataLocation(String warehouse, TableIdentifier identifier) {
+    byte[] value = tableBytes(warehouse, identifier);
+    return value == null ? Optional.empty() : Optional.of(TableState.metadataLocationOf(value));
+  }
+
+  private byte[] tableBytes(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);
     ReadOnlyKeyValueStore<String, byte[]> tables = store(StoreNames.TABLES, key);
     long deadline = System.nanoTime() + PREPARED_READ_WAIT.toNanos();
@@ -100,8 +111,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
         throw new StoreUnavailableException("Interrupted while reading " + identifier, e);
       }
     }
-    byte[] value = tables.get(key);
-    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+    return tables.get(key);
   }
 
   @Override

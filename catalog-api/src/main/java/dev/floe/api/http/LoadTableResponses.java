@@ -73,6 +73,14 @@ final class LoadTableResponses {
           .<String, byte[]>weigher((key, body) -> body.length + key.length())
           .build();
 
+  /** The answer for a metadata file already served in this mode, or null. */
+  static HttpResult cached(String metadataLocation, SnapshotMode mode) {
+    byte[] body = BODIES.getIfPresent(mode + " " + metadataLocation);
+    return body == null
+        ? null
+        : new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
+  }
+
   static HttpResult result(String metadataLocation, String metadataJson, SnapshotMode mode) {
     if (metadataLocation == null) {
       return new HttpResult(200, render(null, metadataJson, mode), Map.of());

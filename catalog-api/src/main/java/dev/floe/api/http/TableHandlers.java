@@ -63,12 +63,21 @@ final class TableHandlers {
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
-          TableState state = load(request, warehouse, table);
-          requireMetadataFile(state);
-          String etag = LoadTableResponses.etag(state.metadataLocation(), mode);
+          CatalogQueries queries = catalog.queries(request);
+          String location =
+              queries
+                  .tableMetadataLocation(warehouse, table)
+                  .orElseThrow(() -> ApiException.noSuchTable(table));
+          requireMetadataFile(location);
+          String etag = LoadTableResponses.etag(location, mode);
           if (LoadTableResponses.matches(ifNoneMatch, etag)) {
             return new HttpResult(304, null, java.util.Map.of("ETag", etag));
           }
+          HttpResult cached = LoadTableResponses.cached(location, mode);
+          if (cached != null) {
+            return cached;
+          }
+          TableState state = load(request, warehouse, table);
           return LoadTableResponses.result(state.metadataLocation(), state.metadataJson(), mode);
         });
   }
@@ -77,12 +86,10 @@ final class TableHandlers {
    * A table whose current metadata file is gone from storage cannot be trusted by a client that
    * reads the file: answer 404 NotFoundException as Iceberg's catalogs do.
    */
-  private void requireMetadataFile(TableState state) {
-    if (!catalog.metadataFiles().exists(state.metadataLocation())) {
+  private void requireMetadataFile(String location) {
+    if (!catalog.metadataFiles().exists(location)) {
       throw new ApiException(
-          404,
-          "NotFoundException",
-          "Failed to open input stream for file: " + state.metadataLocation());
+          404, "NotFoundException", "Failed to open input stream for file: " + location);
     }
   }
 
