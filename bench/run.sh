@@ -39,7 +39,8 @@ done
 curl -sf "http://localhost:$floe_port/v1/config" > /dev/null
 
 echo "Starting the peer on port $peer_port..." >&2
-BENCH_JVM_OPTS="$jvm" "$root/bench/peer/start.sh" "$work/peer" "$peer_port" >&2
+# The same JVM flags as Floe; a JDBC pool of 8 connections (Iceberg's default is 2).
+PEER_JAVA_OPTS="$jvm" CATALOG_CLIENTS=8 "$root/bench/peer/start.sh" "$work/peer" "$peer_port" >&2
 
 # shellcheck disable=SC2086
 java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Bench \
@@ -48,7 +49,7 @@ java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/targ
   --json "$work/results.json" "$@"
 
 echo "Replaying Floe's event log..." >&2
-replay="$(java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
+replay="$(cd "$work" && java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
   dev.floe.api.Main replay --kafka "localhost:$(sed -n 's/^port=//p' "$work/floe/kafka-ports.properties")" \
   --url "http://localhost:$floe_port" 2>/dev/null | grep -m1 '^Replayed' || true)"
 echo "$replay" >&2

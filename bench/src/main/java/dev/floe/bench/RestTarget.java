@@ -15,7 +15,8 @@ import java.util.List;
 
 /**
  * One Iceberg REST catalog under test, spoken to over plain HTTP as any engine would: the prefix
- * comes from {@code /v1/config}, namespaces are joined with {@code %1F}.
+ * and the namespace separator ({@code %1F} unless {@code namespace-separator} overrides it) come
+ * from {@code /v1/config}.
  */
 final class RestTarget {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -25,6 +26,7 @@ final class RestTarget {
   final String warehouse;
   private final String base;
   private final HttpClient http;
+  final String separator;
 
   RestTarget(String name, String uri, String warehouse) {
     this.name = name;
@@ -35,21 +37,23 @@ final class RestTarget {
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
-    String prefix = prefix();
-    this.base = this.uri + "/v1/" + (prefix == null ? "" : prefix + "/");
-  }
-
-  private String prefix() {
     String query = warehouse == null ? "" : "?warehouse=" + encode(warehouse);
-    Response config = send("GET", uri + "/v1/config" + query, null);
+    Response config = send("GET", this.uri + "/v1/config" + query, null);
     if (config.status() != 200) {
       throw new IllegalStateException(name + ": GET /v1/config answered " + config.status());
     }
-    JsonNode prefix = config.json().path("overrides").path("prefix");
-    if (prefix.isMissingNode()) {
-      prefix = config.json().path("defaults").path("prefix");
+    String prefix = setting(config.json(), "prefix");
+    this.base = this.uri + "/v1/" + (prefix == null ? "" : prefix + "/");
+    String separator = setting(config.json(), "namespace-separator");
+    this.separator = separator == null ? "%1F" : separator;
+  }
+
+  private static String setting(JsonNode config, String key) {
+    JsonNode value = config.path("overrides").path(key);
+    if (value.isMissingNode()) {
+      value = config.path("defaults").path(key);
     }
-    return prefix.isMissingNode() || prefix.asText().isEmpty() ? null : prefix.asText();
+    return value.isMissingNode() || value.asText().isEmpty() ? null : value.asText();
   }
 
   record Response(int status, String body) {
@@ -90,11 +94,11 @@ final class RestTarget {
     }
   }
 
-  static String namespacePath(List<String> levels) {
+  String namespacePath(List<String> levels) {
     StringBuilder path = new StringBuilder();
     for (String level : levels) {
       if (path.length() > 0) {
-        path.append("%1F");
+        path.append(separator);
       }
       path.append(encode(level));
     }

@@ -173,7 +173,7 @@ final class Workloads {
     }
     List<String> leaves = new ArrayList<>();
     for (List<String> ns : level) {
-      leaves.add(RestTarget.namespacePath(ns));
+      leaves.add(target.namespacePath(ns));
     }
     namespaces.addAll(leaves);
     int count = leaves.size() * settings.tablesPerNamespace();
@@ -263,7 +263,8 @@ final class Workloads {
   private Stats hotAppends(int writers) {
     String table = tables.get(1);
     String[] parts = table.split("/");
-    Namespace namespace = Namespace.of(parts[1].split("%1F"));
+    Namespace namespace =
+        Namespace.of(parts[1].split(java.util.regex.Pattern.quote(target.separator)));
     TableIdentifier id = TableIdentifier.of(namespace, parts[3]);
     try (RESTCatalog catalog = javaClient()) {
       // Each 409 comes back to the writer's loop, which counts it and retries at once.
