@@ -430,7 +430,7 @@ final class HostileBodies {
       }
     }
     if (missing && choice == 3 && random.nextBoolean()) {
-      // Under the size limit, over what the command log takes (1 MB): refused with 413.
+      // A large commit (under the 10 MiB request limit) on a table that does not exist: 404.
       String value = "v".repeat(900_000);
       updates.clear();
       updates.add(

@@ -3,6 +3,7 @@ package dev.floe.processor.kafka;
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Keys;
+import dev.floe.events.RecordLimits;
 import dev.floe.events.Rejection;
 import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CatalogCommand;
@@ -223,6 +224,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     TableDecider.Prepared prepared = TableDecider.prepare(state, base, step);
     if (prepared.vote().yes()) {
       if (prepared.next() != null) {
+        requireWithinRecordLimit(prepared.next());
         writeMetadataFile(prepared.next());
       }
       tables.put(Keys.prepared(key), new PreparedTable(id, prepared.next(), List.of()).toBytes());
@@ -298,6 +300,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     Decision decision;
     try {
       decision = decide.get();
+    } catch (TooLargeException e) {
+      decision = onFailure.apply(new Rejection(RejectionCode.TOO_LARGE, e.getMessage()));
     } catch (MetadataWriteException e) {
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
       decision =
@@ -417,12 +421,27 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private void write(KeyValueStore<String, byte[]> store, String key, Decision decision) {
     if (decision.tableState() != null) {
       TableState state = decision.tableState();
+      requireWithinRecordLimit(state);
       if (decision.writeMetadata()) {
         writeMetadataFile(state);
       }
       store.put(key, state.toBytes());
     } else if (decision.tableRemoved()) {
       store.delete(key);
+    }
+  }
+
+  /**
+   * A state past the record limit could be neither logged nor replied: the change is refused before
+   * anything is written, rather than wedging the partition on a record Kafka refuses.
+   */
+  private static void requireWithinRecordLimit(TableState state) {
+    long size = state.metadataJson().length() + state.metadataLocation().length();
+    if (size > RecordLimits.MAX_TABLE_STATE_BYTES) {
+      throw new TooLargeException(
+          String.format(
+              "The table's metadata would be %d bytes, more than Floe keeps for one table (%d)",
+              size, RecordLimits.MAX_TABLE_STATE_BYTES));
     }
   }
 
@@ -465,6 +484,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     context.forward(
         record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)),
         CatalogTopology.REPLIES_SINK);
+  }
+
+  /** The change would make a table's state larger than Floe's records take. */
+  static final class TooLargeException extends RuntimeException {
+    TooLargeException(String message) {
+      super(message);
+    }
   }
 
   /** The warehouse storage refused a metadata write: nothing is applied, the client may retry. */
