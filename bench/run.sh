@@ -17,6 +17,7 @@ jvm="${BENCH_JVM_OPTS:--Xms1g -Xmx2g}"
 report="${BENCH_REPORT:-$root/docs/benchmarks.md}"
 
 rm -rf "$work/floe" "$work/peer"
+load_before="$(cat /proc/loadavg)"
 mkdir -p "$work"
 echo "Building Floe and the benchmark..." >&2
 (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench -am) >&2
@@ -54,12 +55,14 @@ replay="$(cd "$work" && java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.
   --url "http://localhost:$floe_port" 2>/dev/null | grep -m1 '^Replayed' || true)"
 echo "$replay" >&2
 
+load_after="$(cat /proc/loadavg)"
 stop
 trap - EXIT
 {
   java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
     "$work/results.json"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
+  printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
   printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=0`, exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
   cat "$root/bench/notes.md"
 } > "$report"

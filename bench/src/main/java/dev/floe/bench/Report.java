@@ -160,22 +160,20 @@ final class Report {
 
   private static void atLeast(
       StringBuilder md, String target, double value, double bound, String unit) {
-    verdict(md, target, value, value >= bound, bound, unit);
+    verdict(md, target, value, value >= bound, "≥ " + num(bound) + " " + unit, unit);
   }
 
   private static void atMost(
       StringBuilder md, String target, double value, double bound, String unit) {
-    verdict(md, target, value, value <= bound, bound, unit);
+    verdict(md, target, value, value <= bound, "≤ " + num(bound) + " " + unit, unit);
   }
 
   private static void verdict(
-      StringBuilder md, String target, double value, boolean met, double bound, String unit) {
+      StringBuilder md, String target, double value, boolean met, String bound, String unit) {
     if (Double.isNaN(value)) {
       md.append("| ").append(target).append(" | not measured | — |\n");
       return;
     }
-    String missedBy =
-        bound == 0 ? num(value) + " " + unit : String.format(Locale.ROOT, "%.1f×", value / bound);
     md.append("| ")
         .append(target)
         .append(" | ")
@@ -183,7 +181,7 @@ final class Report {
         .append(' ')
         .append(unit)
         .append(" | ")
-        .append(met ? "met" : "**missed** (" + missedBy + " of the bound)")
+        .append(met ? "met" : "**missed** (target " + bound + ")")
         .append(" |\n");
   }
 
