@@ -10,7 +10,9 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,6 +49,16 @@ public final class CommandGateway implements AutoCloseable {
   private final Map<String, CompletableFuture<CommandReply>> pending = new ConcurrentHashMap<>();
   private final ScheduledExecutorService timer =
       Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "floe-reply-timeouts"));
+
+  /**
+   * {@code KafkaProducer.send} blocks its caller while it has no metadata for the topic (after a
+   * broker restart, up to {@code max.block.ms}, 60 s), and {@link #submit} is called on the event
+   * loop: sends go through a thread of their own so the instance keeps answering meanwhile. The
+   * queue is bounded by {@code MAX_PENDING}: every queued send has a pending reply.
+   */
+  private final ExecutorService sender =
+      Executors.newSingleThreadExecutor(r -> daemon(r, "floe-command-sender"));
+
   private final Thread replyThread;
   private volatile boolean running = true;
 
@@ -95,17 +107,35 @@ public final class CommandGateway implements AutoCloseable {
         },
         timeout.toMillis(),
         TimeUnit.MILLISECONDS);
-    producer.send(
-        new ProducerRecord<>(topics.commands(), command.key(), FloeJson.toBytes(command)),
-        (metadata, error) -> {
-          if (error != null) {
-            CompletableFuture<CommandReply> failed = pending.remove(commandId);
-            if (failed != null) {
-              failed.completeExceptionally(error);
-            }
-          }
-        });
+    ProducerRecord<String, byte[]> record =
+        new ProducerRecord<>(topics.commands(), command.key(), FloeJson.toBytes(command));
+    try {
+      sender.execute(() -> send(commandId, record));
+    } catch (RejectedExecutionException e) {
+      fail(commandId, new IllegalStateException("Shutting down"));
+    }
     return future;
+  }
+
+  private void send(String commandId, ProducerRecord<String, byte[]> record) {
+    try {
+      producer.send(
+          record,
+          (metadata, error) -> {
+            if (error != null) {
+              fail(commandId, error);
+            }
+          });
+    } catch (RuntimeException e) {
+      fail(commandId, e);
+    }
+  }
+
+  private void fail(String commandId, Throwable error) {
+    CompletableFuture<CommandReply> failed = pending.remove(commandId);
+    if (failed != null) {
+      failed.completeExceptionally(error);
+    }
   }
 
   private void readReplies() {
@@ -144,6 +174,12 @@ public final class CommandGateway implements AutoCloseable {
     consumer.wakeup();
     try {
       replyThread.join(5_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    sender.shutdown();
+    try {
+      sender.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

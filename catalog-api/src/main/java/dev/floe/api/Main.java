@@ -16,6 +16,7 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
        floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
                    [--out DIR] [--no-compare] [--until <time|offset>]
        floe events tail [...]   floe audit tail [...]   (see README.md)
+       floe broker [--data-dir ./floe-broker] [--port 0]
 
   --port       HTTP port of the Iceberg REST catalog (default 8181)
   --host       address to listen on (default 0.0.0.0)
@@ -25,6 +26,9 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
 
 floe latency measures sequential commit and load round trips against a running catalog.
 floe replay rebuilds the catalog from floe.events and compares it with the live one.
+floe broker runs only the single-node Kafka broker (KRaft) that floe serve embeds, as its own
+  process, until SIGTERM; it keeps its ports across restarts. Point floe serve --kafka at it
+  (the fault harness, bench/fault-harness.sh, runs it so it can kill it separately).
 """;
 
   private Main() {}
@@ -46,6 +50,10 @@ floe replay rebuilds the catalog from floe.events and compares it with the live 
           flags.getOrDefault("--url", "http://localhost:8181"),
           flags.getOrDefault("--warehouse", "default"),
           Integer.parseInt(flags.getOrDefault("--count", "500")));
+      return;
+    }
+    if (args.length > 0 && "broker".equals(args[0])) {
+      runBroker(flags(args));
       return;
     }
     if (args.length == 0 || !"serve".equals(args[0])) {
@@ -82,6 +90,35 @@ floe replay rebuilds the catalog from floe.events and compares it with the live 
                 },
                 "floe-shutdown"));
     System.out.println(banner(config, server.port()));
+    stopped.await();
+  }
+
+  /**
+   * Runs the embedded broker alone, with its log under {@code <data-dir>/kafka} and its ports in
+   * {@code <data-dir>/kafka-ports.properties}, as {@code floe serve} would, until the process is
+   * stopped. A fatal broker fault halts this process only, never a catalog instance.
+   */
+  private static void runBroker(Map<String, String> flags) throws InterruptedException {
+    for (String flag : flags.keySet()) {
+      if (!"--data-dir".equals(flag) && !"--port".equals(flag)) {
+        fail("Unknown option " + flag);
+      }
+    }
+    Path dataDir = Path.of(flags.getOrDefault("--data-dir", "./floe-broker"));
+    dev.floe.infra.kafka.EmbeddedKafkaBroker broker =
+        new dev.floe.infra.kafka.EmbeddedKafkaBroker(
+            dataDir.resolve("kafka"), Integer.parseInt(flags.getOrDefault("--port", "0")));
+    broker.start();
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  broker.close();
+                  stopped.countDown();
+                },
+                "floe-broker-shutdown"));
+    System.out.println("Kafka broker listening on " + broker.bootstrapServers());
     stopped.await();
   }
 

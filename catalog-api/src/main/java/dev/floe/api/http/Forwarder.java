@@ -78,7 +78,20 @@ public final class Forwarder {
                               answer.statusCode(),
                               payload.length() == 0 ? null : payload.getBytes(),
                               headers);
-                        }));
+                        }))
+        .recover(Forwarder::ownerUnreachable);
+  }
+
+  /**
+   * The owner did not answer (it died, or is restarting, and its partitions have not moved yet): a
+   * 503 the client retries, not a 500, and no stack trace in the log for an expected event.
+   */
+  private static Future<HttpResult> ownerUnreachable(Throwable error) {
+    return Future.failedFuture(
+        new ApiException(
+            503,
+            "ServiceUnavailableException",
+            "The instance that hosts this key did not answer (" + error.getMessage() + "); retry"));
   }
 
   private static void copyHeaders(MultiMap from, MultiMap to) {

@@ -5,6 +5,9 @@ import dev.floe.events.AuditRecord;
 import dev.floe.events.Topics;
 import java.time.Instant;
 import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,6 +29,27 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
   private final KafkaProducer<String, byte[]> producer;
   private final String topic;
   private final boolean reads;
+
+  /**
+   * {@code KafkaProducer.send} blocks its caller while it has no metadata for the topic (after a
+   * broker restart, up to {@code max.block.ms}, 60 s), and {@link #record} runs on the event loop:
+   * sends go through a thread of their own, so a broker restart never stalls every request of the
+   * instance. If that thread falls 10,000 records behind, further records are dropped with a
+   * warning, as a send that fails is.
+   */
+  private final ThreadPoolExecutor sender =
+      new ThreadPoolExecutor(
+          1,
+          1,
+          0,
+          TimeUnit.MILLISECONDS,
+          new ArrayBlockingQueue<>(10_000),
+          runnable -> {
+            Thread thread = new Thread(runnable, "floe-audit-sender");
+            thread.setDaemon(true);
+            return thread;
+          },
+          (runnable, executor) -> LOG.warn("Audit records are backing up; dropping one"));
 
   public KafkaAuditLog(String bootstrapServers, Topics topics, boolean reads) {
     Properties props = new Properties();
@@ -59,20 +83,34 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
             error == null ? null : error.type(),
             error == null ? null : error.getMessage(),
             request.commandId());
-    producer.send(
-        new ProducerRecord<>(topic, request.warehouse(), record.toBytes()),
-        (metadata, e) -> {
-          if (e != null) {
-            LOG.warn(
-                "Cannot write an audit record for request {}: {}",
-                request.requestId(),
-                e.toString());
+    ProducerRecord<String, byte[]> audit =
+        new ProducerRecord<>(topic, request.warehouse(), record.toBytes());
+    String requestId = request.requestId();
+    sender.execute(
+        () -> {
+          try {
+            producer.send(
+                audit,
+                (metadata, e) -> {
+                  if (e != null) {
+                    LOG.warn(
+                        "Cannot write an audit record for request {}: {}", requestId, e.toString());
+                  }
+                });
+          } catch (RuntimeException e) {
+            LOG.warn("Cannot write an audit record for request {}: {}", requestId, e.toString());
           }
         });
   }
 
   @Override
   public void close() {
+    sender.shutdown();
+    try {
+      sender.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     producer.close(java.time.Duration.ofSeconds(5));
   }
 }

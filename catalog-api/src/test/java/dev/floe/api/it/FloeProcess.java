@@ -146,8 +146,13 @@ public final class FloeProcess implements AutoCloseable {
         "floe serve was not ready within 120 s; see " + log.toAbsolutePath());
   }
 
+  /** Whether the process runs (false after {@link #kill()} until the next {@link #start()}). */
+  public boolean isAlive() {
+    return process != null && process.isAlive();
+  }
+
   /** The packaged catalog-api jar and its runtime dependencies, as bin/floe runs them. */
-  private static String classpath() {
+  static String classpath() {
     Path target = Path.of("target");
     try (var jars = Files.list(target)) {
       Path jar =
