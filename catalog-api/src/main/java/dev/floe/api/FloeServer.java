@@ -15,6 +15,7 @@ import dev.floe.infra.kafka.EmbeddedKafkaBroker;
 import dev.floe.infra.kafka.TopicProvisioner;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.kafka.CatalogTopology;
+import dev.floe.processor.kafka.FaultPoints;
 import dev.floe.processor.kafka.StreamsSettings;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.lineage.LineageIndex;
@@ -169,7 +170,11 @@ public final class FloeServer implements AutoCloseable {
     self = new org.apache.kafka.streams.state.HostInfo(host, port);
     streams =
         new KafkaStreams(
-            CatalogTopology.build(topics, metadataFiles, config.idempotencyKeyLifetime()),
+            CatalogTopology.build(
+                topics,
+                metadataFiles,
+                config.idempotencyKeyLifetime(),
+                new FaultPoints(config.haltBefore())),
             StreamsSettings.of(config, bootstrapServers, applicationServer, stableInstanceId()));
     streams.setUncaughtExceptionHandler(
         e -> {

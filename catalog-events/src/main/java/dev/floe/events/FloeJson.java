@@ -51,7 +51,15 @@ public final class FloeJson {
   }
 
   private static ObjectMapper newMapper() {
-    ObjectMapper mapper = new ObjectMapper();
+    // Floe's own records carry whole metadata documents as strings (RecordLimits).
+    ObjectMapper mapper =
+        new ObjectMapper(
+            new com.fasterxml.jackson.core.JsonFactoryBuilder()
+                .streamReadConstraints(
+                    com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                        .maxStringLength(RecordLimits.MAX_RECORD_BYTES)
+                        .build())
+                .build());
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     mapper.setSerializationInclusion(JsonInclude.Include.NON_NULL);
     RESTSerializers.registerAll(mapper);

@@ -38,6 +38,14 @@ public final class Keys {
         + encode(identifier.name());
   }
 
+  /**
+   * Where the tables store keeps a table's prepared part of a multi-table transaction, beside the
+   * table's own state ({@code #} is always encoded inside names, so this never names a table).
+   */
+  public static String prepared(String tableKey) {
+    return tableKey + "#prepared";
+  }
+
   public static String namespace(Namespace namespace) {
     List<String> parts = new ArrayList<>();
     for (String level : namespace.levels()) {

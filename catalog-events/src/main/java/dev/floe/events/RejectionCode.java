@@ -18,6 +18,8 @@ public enum RejectionCode {
   /** The warehouse storage failed; nothing was applied and the client may retry. */
   VIEW_NOT_FOUND,
   STORAGE_FAILED,
+  /** The change would make a table's state larger than Floe's records take; nothing applied. */
+  TOO_LARGE,
   /** A bug: the processor could not decide the command; nothing was applied. */
   INTERNAL_ERROR
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import java.io.IOException;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CommitTransactionRequestParser;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequestParser;
 
@@ -35,6 +37,9 @@ public final class RestRequestLimits {
   /** Requirements, and separately updates, in one commit. */
   public static final int MAX_COMMIT_CHANGES = 1000;
 
+  /** Tables in one multi-table transaction. */
+  public static final int MAX_TABLES_PER_TRANSACTION = 100;
+
   private RestRequestLimits() {}
 
   static StreamReadConstraints readConstraints() {
@@ -54,7 +59,34 @@ public final class RestRequestLimits {
   static SimpleModule module() {
     SimpleModule module = new SimpleModule("floe-rest-request-limits");
     module.addDeserializer(UpdateTableRequest.class, new BoundedUpdateTableRequestDeserializer());
+    module.addDeserializer(
+        CommitTransactionRequest.class, new BoundedCommitTransactionRequestDeserializer());
     return module;
+  }
+
+  /** The same bounds for every table of a multi-table transaction, and on the number of tables. */
+  private static final class BoundedCommitTransactionRequestDeserializer
+      extends JsonDeserializer<CommitTransactionRequest> {
+    @Override
+    public CommitTransactionRequest deserialize(JsonParser parser, DeserializationContext context)
+        throws IOException {
+      JsonNode node = parser.getCodec().readTree(parser);
+      JsonNode changes = node == null ? null : node.get("table-changes");
+      if (changes != null && changes.size() > MAX_TABLES_PER_TRANSACTION) {
+        throw JsonMappingException.from(
+            parser,
+            String.format(
+                "Too many tables in one transaction: %d (at most %d)",
+                changes.size(), MAX_TABLES_PER_TRANSACTION));
+      }
+      if (changes != null) {
+        for (JsonNode change : changes) {
+          BoundedUpdateTableRequestDeserializer.requireAtMost(parser, change, "requirements");
+          BoundedUpdateTableRequestDeserializer.requireAtMost(parser, change, "updates");
+        }
+      }
+      return CommitTransactionRequestParser.fromJson(node);
+    }
   }
 
   private static final class BoundedUpdateTableRequestDeserializer

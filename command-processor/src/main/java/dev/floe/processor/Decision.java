@@ -43,6 +43,11 @@ public record Decision(
     return new Decision(events, List.of(), reply, null, false, false);
   }
 
+  /** Nothing to send yet: a later step answers. */
+  public static Decision pending() {
+    return new Decision(List.of(), List.of(), null, null, false, false);
+  }
+
   public static Decision step(TableStep step) {
     return new Decision(List.of(), List.of(step), null, null, false, false);
   }

@@ -17,8 +17,10 @@ import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
+import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
+import dev.floe.processor.step.TransactionVoteStep;
 import java.util.List;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -88,6 +90,37 @@ public final class TableDecider {
             c.header().principal(),
             next.sequence());
     return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
+  }
+
+  /**
+   * A table's part of a multi-table transaction.
+   *
+   * @param vote the answer to the coordinator
+   * @param next the state to install if the transaction commits; null when the table votes no or
+   *     its change changes nothing
+   */
+  public record Prepared(TransactionVoteStep vote, TableState next) {}
+
+  /**
+   * Decides a prepared change exactly as a single commit, but holds the result for the decision.
+   */
+  public static Prepared prepare(TableState state, TableMetadata base, PrepareTableStep step) {
+    Decision decision = commit(state, base, step.asCommit());
+    if (decision.isRejected()) {
+      return new Prepared(
+          new TransactionVoteStep(
+              step.header(),
+              step.warehouse(),
+              step.identifier(),
+              decision.reply().rejection(),
+              null),
+          null);
+    }
+    TableCommittedEvent event =
+        decision.events().isEmpty() ? null : (TableCommittedEvent) decision.events().get(0);
+    return new Prepared(
+        new TransactionVoteStep(step.header(), step.warehouse(), step.identifier(), null, event),
+        decision.tableState());
   }
 
   public static Decision create(TableState existing, CreateTableStep step) {

@@ -25,6 +25,14 @@ public interface CatalogQueries {
 
   Optional<TableState> table(String warehouse, TableIdentifier identifier);
 
+  /**
+   * Where a table's current metadata file is, without decoding its (possibly large) metadata
+   * document: a load whose answer is cached for that file needs nothing else.
+   */
+  default Optional<String> tableMetadataLocation(String warehouse, TableIdentifier identifier) {
+    return table(warehouse, identifier).map(TableState::metadataLocation);
+  }
+
   Optional<TableState> view(String warehouse, TableIdentifier identifier);
 
   Page<TableIdentifier> listViews(

@@ -28,6 +28,7 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StreamsCatalogQueries implements CatalogQueries {
   private static final StringSerializer KEYS = new StringSerializer();
+  private static final java.time.Duration PREPARED_READ_WAIT = java.time.Duration.ofSeconds(10);
 
   private final KafkaStreams streams;
   private final org.apache.kafka.streams.state.HostInfo self;
@@ -77,11 +78,40 @@ public final class StreamsCatalogQueries implements CatalogQueries {
         pageSize);
   }
 
+  /**
+   * A table prepared in a multi-table transaction is read once the coordinator's decision has
+   * reached it (tens of milliseconds), so no reader sees one table of a transaction committed and
+   * another not yet.
+   */
   @Override
   public Optional<TableState> table(String warehouse, TableIdentifier identifier) {
-    String key = Keys.table(warehouse, identifier);
-    byte[] value = store(StoreNames.TABLES, key).get(key);
+    byte[] value = tableBytes(warehouse, identifier);
     return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+  }
+
+  @Override
+  public Optional<String> tableMetadataLocation(String warehouse, TableIdentifier identifier) {
+    byte[] value = tableBytes(warehouse, identifier);
+    return value == null ? Optional.empty() : Optional.of(TableState.metadataLocationOf(value));
+  }
+
+  private byte[] tableBytes(String warehouse, TableIdentifier identifier) {
+    String key = Keys.table(warehouse, identifier);
+    ReadOnlyKeyValueStore<String, byte[]> tables = store(StoreNames.TABLES, key);
+    long deadline = System.nanoTime() + PREPARED_READ_WAIT.toNanos();
+    while (tables.get(Keys.prepared(key)) != null) {
+      if (System.nanoTime() > deadline) {
+        throw new StoreUnavailableException(
+            "Table " + identifier + " is held by a multi-table transaction; retry", null);
+      }
+      try {
+        Thread.sleep(2);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StoreUnavailableException("Interrupted while reading " + identifier, e);
+      }
+    }
+    return tables.get(key);
   }
 
   @Override

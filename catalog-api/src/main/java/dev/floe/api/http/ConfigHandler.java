@@ -33,7 +33,8 @@ final class ConfigHandler {
           Endpoint.V1_UPDATE_VIEW,
           Endpoint.V1_DELETE_VIEW,
           Endpoint.V1_RENAME_VIEW,
-          Endpoint.V1_REGISTER_VIEW);
+          Endpoint.V1_REGISTER_VIEW,
+          Endpoint.V1_COMMIT_TRANSACTION);
 
   private final CatalogContext catalog;
 

@@ -42,6 +42,7 @@ public final class HttpErrors {
       case UNPROCESSABLE, IDEMPOTENCY_KEY_REUSED ->
           rejected(422, "UnprocessableEntityException", rejection);
       case STORAGE_FAILED -> rejected(503, "ServiceUnavailableException", rejection);
+      case TOO_LARGE -> rejected(413, "RequestTooLargeException", rejection);
       case INTERNAL_ERROR -> rejected(500, "InternalServerError", rejection);
     };
   }

@@ -35,6 +35,7 @@ public final class IcebergRoutes {
         .add(POST, ns + "/tables/{table}/metrics", membership::handleReportMetrics)
         .add(POST, ns + "/register", membership::handleRegisterTable)
         .add(POST, "/v1/{prefix}/tables/rename", membership::handleRenameTable)
+        .add(POST, "/v1/{prefix}/transactions/commit", tables::handleCommitTransaction)
         .add(GET, ns + "/views", views::handleListViews)
         .add(POST, ns + "/views", views::handleCreateView)
         .add(GET, ns + "/views/{table}", views::handleLoadView)

@@ -62,7 +62,36 @@ final class LoadTableResponses {
     return false;
   }
 
+  /**
+   * Response bodies by metadata location and mode. A metadata file never changes once written (its
+   * name is unique), so neither does its body: a hot table, or one with many snapshots, is not
+   * re-filtered and re-copied on every load. Bounded by bytes.
+   */
+  private static final com.github.benmanes.caffeine.cache.Cache<String, byte[]> BODIES =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+          .maximumWeight(128L * 1024 * 1024)
+          .<String, byte[]>weigher((key, body) -> body.length + key.length())
+          .build();
+
+  /** The answer for a metadata file already served in this mode, or null. */
+  static HttpResult cached(String metadataLocation, SnapshotMode mode) {
+    byte[] body = BODIES.getIfPresent(mode + " " + metadataLocation);
+    return body == null
+        ? null
+        : new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
+  }
+
   static HttpResult result(String metadataLocation, String metadataJson, SnapshotMode mode) {
+    if (metadataLocation == null) {
+      return new HttpResult(200, render(null, metadataJson, mode), Map.of());
+    }
+    byte[] body =
+        BODIES.get(
+            mode + " " + metadataLocation, key -> render(metadataLocation, metadataJson, mode));
+    return new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
+  }
+
+  private static byte[] render(String metadataLocation, String metadataJson, SnapshotMode mode) {
     String json = metadataJson;
     if (mode == SnapshotMode.REFS) {
       // Only the snapshots that a branch or tag points at (Iceberg's own suppression).
@@ -71,11 +100,7 @@ final class LoadTableResponses {
           TableMetadataParser.toJson(
               TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build());
     }
-    byte[] body = body(metadataLocation, json);
-    return new HttpResult(
-        200,
-        body,
-        metadataLocation == null ? Map.of() : Map.of("ETag", etag(metadataLocation, mode)));
+    return body(metadataLocation, json);
   }
 
   static byte[] body(String metadataLocation, String metadataJson) {

@@ -1,16 +1,20 @@
 package dev.floe.api.http;
 
 import dev.floe.events.CommandReply;
+import dev.floe.events.RestRequestLimits;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.TableChange;
 import dev.floe.events.state.TableState;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
@@ -59,12 +63,21 @@ final class TableHandlers {
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
-          TableState state = load(request, warehouse, table);
-          requireMetadataFile(state);
-          String etag = LoadTableResponses.etag(state.metadataLocation(), mode);
+          CatalogQueries queries = catalog.queries(request);
+          String location =
+              queries
+                  .tableMetadataLocation(warehouse, table)
+                  .orElseThrow(() -> ApiException.noSuchTable(table));
+          requireMetadataFile(location);
+          String etag = LoadTableResponses.etag(location, mode);
           if (LoadTableResponses.matches(ifNoneMatch, etag)) {
             return new HttpResult(304, null, java.util.Map.of("ETag", etag));
           }
+          HttpResult cached = LoadTableResponses.cached(location, mode);
+          if (cached != null) {
+            return cached;
+          }
+          TableState state = load(request, warehouse, table);
           return LoadTableResponses.result(state.metadataLocation(), state.metadataJson(), mode);
         });
   }
@@ -73,12 +86,10 @@ final class TableHandlers {
    * A table whose current metadata file is gone from storage cannot be trusted by a client that
    * reads the file: answer 404 NotFoundException as Iceberg's catalogs do.
    */
-  private void requireMetadataFile(TableState state) {
-    if (!catalog.metadataFiles().exists(state.metadataLocation())) {
+  private void requireMetadataFile(String location) {
+    if (!catalog.metadataFiles().exists(location)) {
       throw new ApiException(
-          404,
-          "NotFoundException",
-          "Failed to open input stream for file: " + state.metadataLocation());
+          404, "NotFoundException", "Failed to open input stream for file: " + location);
     }
   }
 
@@ -122,6 +133,44 @@ final class TableHandlers {
             body.requirements(),
             body.updates());
     return catalog.submit(command).map(TableHandlers::tableResponse);
+  }
+
+  /**
+   * {@code POST /v1/{prefix}/transactions/commit}: every table's change applies, or none does
+   * (204). Creating a table inside a multi-table transaction is not offered (400).
+   */
+  Future<HttpResult> handleCommitTransaction(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    CommitTransactionRequest body = request.body(CommitTransactionRequest.class);
+    if (body.tableChanges() == null || body.tableChanges().isEmpty()) {
+      throw ApiException.badRequest("Invalid table changes: a transaction needs at least one");
+    }
+    if (body.tableChanges().size() > RestRequestLimits.MAX_TABLES_PER_TRANSACTION) {
+      throw ApiException.badRequest(
+          "Too many tables in one transaction: %d (at most %d)",
+          body.tableChanges().size(), RestRequestLimits.MAX_TABLES_PER_TRANSACTION);
+    }
+    java.util.Set<TableIdentifier> seen = new java.util.HashSet<>();
+    java.util.List<TableChange> changes = new java.util.ArrayList<>();
+    for (UpdateTableRequest change : body.tableChanges()) {
+      TableIdentifier table = change.identifier();
+      if (table == null) {
+        throw ApiException.badRequest("Invalid table change: missing the table identifier");
+      }
+      Names.requireValidName(table.name());
+      if (!seen.add(table)) {
+        throw ApiException.badRequest("Table %s appears more than once in the transaction", table);
+      }
+      if (change.requirements().stream()
+          .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+        throw ApiException.badRequest(
+            "Cannot create table %s in a multi-table transaction: create it first", table);
+      }
+      changes.add(new TableChange(table, change.requirements(), change.updates()));
+    }
+    CommitTransactionCommand command =
+        new CommitTransactionCommand(catalog.header(request), warehouse, changes);
+    return catalog.submit(command).map(reply -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleDropTable(RequestContext request) {

@@ -249,20 +249,37 @@ class HealthAndLimitsIT {
     assertThat(loadProperties()).doesNotContainKey("k");
   }
 
+  /**
+   * Commits of 9 MB each (past Kafka's default 1 MB record) apply until the table's metadata would
+   * pass what Floe keeps for one table (24 MiB): that commit is 413 and changes nothing, and the
+   * table still takes commits.
+   */
   @Test
-  void commandLargerThanTheLogAcceptsIsTooLargeAndChangesNothing() throws Exception {
-    String value = "v".repeat(900_000);
-    String update =
-        "{\"action\":\"set-properties\",\"updates\":{\"a\":\""
-            + value
-            + "\",\"b\":\""
-            + value
-            + "\"}}";
-    assertError(
-        post(NS + "/limits/tables/t", commit(List.of(), List.of(update))),
-        413,
-        "RequestTooLargeException");
-    assertThat(loadProperties()).doesNotContainKeys("a", "b");
+  void aTableGrowsPastOneMegabyteUntilItsStateWouldBeTooLarge() throws Exception {
+    String value = "v".repeat(1_000_000);
+    for (int round = 0; round < 3; round++) {
+      StringBuilder updates = new StringBuilder();
+      for (int i = 0; i < 9; i++) {
+        updates.append(i == 0 ? "" : ",").append("\"big").append(round).append(i).append("\":\"");
+        updates.append(value).append('"');
+      }
+      String update = "{\"action\":\"set-properties\",\"updates\":{" + updates + "}}";
+      HttpResponse<String> answer =
+          post(NS + "/limits/tables/t", commit(List.of(), List.of(update)));
+      if (round < 2) {
+        assertThat(answer.statusCode()).as("commit %d of 9 MB", round).isEqualTo(200);
+      } else {
+        assertError(answer, 413, "RequestTooLargeException");
+        assertThat(answer.body()).contains("more than Floe keeps for one table");
+      }
+    }
+    assertThat(loadProperties()).containsKeys("big00", "big17").doesNotContainKey("big20");
+    String removeAll =
+        "{\"action\":\"remove-properties\",\"removals\":[\"big00\",\"big01\",\"big02\",\"big03\","
+            + "\"big04\",\"big05\",\"big06\",\"big07\",\"big10\",\"big11\",\"big12\",\"big13\","
+            + "\"big14\",\"big15\",\"big16\",\"big17\",\"big08\",\"big18\"]}";
+    assertThat(post(NS + "/limits/tables/t", commit(List.of(), List.of(removeAll))).statusCode())
+        .isEqualTo(200);
   }
 
   @Test

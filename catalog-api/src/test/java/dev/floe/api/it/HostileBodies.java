@@ -167,6 +167,7 @@ final class HostileBodies {
       case NS + "/register" -> register(random);
       case "/v1/{prefix}/tables/rename" -> rename(random, "/v1/default/tables/rename");
       case "/v1/{prefix}/views/rename" -> rename(random, "/v1/default/views/rename");
+      case "/v1/{prefix}/transactions/commit" -> transaction(random);
       case NS + "/views" ->
           new Target(
               fill(template, "default", pick(random, List.of("nope", "fuzz%1Fghost")), ""),
@@ -330,6 +331,48 @@ final class HostileBodies {
     return new Target(path, commitBody(random, path.endsWith("ghost") || path.contains("/nope/")));
   }
 
+  /**
+   * A multi-table transaction that must fail as a whole: one change fails on its seeded table, the
+   * others would apply on their own (so a partial apply shows as a state change), or the
+   * transaction itself is malformed (no tables, a table twice, too many tables).
+   */
+  private Target transaction(Random random) {
+    String path = "/v1/default/transactions/commit";
+    String events = "{\"namespace\":[\"fuzz\"],\"name\":\"events\"}";
+    String logs = "{\"namespace\":[\"fuzz\",\"inner\"],\"name\":\"logs\"}";
+    String ghost = "{\"namespace\":[\"fuzz\"],\"name\":\"ghost\"}";
+    String applicable =
+        "\"requirements\":[],\"updates\":[" + pick(random, APPLICABLE_UPDATES) + "]}";
+    List<String> changes = new ArrayList<>();
+    switch (random.nextInt(6)) {
+      case 0 -> {
+        return new Target(path, utf8("{\"table-changes\":[]}"));
+      }
+      case 1 ->
+          changes.addAll(Collections.nCopies(2, "{\"identifier\":" + events + "," + applicable));
+      case 2 ->
+          changes.addAll(
+              Collections.nCopies(
+                  101 + random.nextInt(50), "{\"identifier\":" + ghost + "," + applicable));
+      case 3 -> {
+        changes.add("{\"identifier\":" + logs + "," + applicable);
+        changes.add("{\"identifier\":" + ghost + "," + applicable);
+      }
+      default -> {
+        boolean onEvents = random.nextBoolean();
+        String failing = new String(commitBody(random, false), StandardCharsets.UTF_8);
+        if (!failing.startsWith("{\"identifier\"")) {
+          failing = "{\"identifier\":" + (onEvents ? events : logs) + "," + failing.substring(1);
+        }
+        changes.add(failing);
+        changes.add(
+            random.nextInt(changes.size() + 1),
+            "{\"identifier\":" + (onEvents ? logs : events) + "," + applicable);
+      }
+    }
+    return new Target(path, utf8("{\"table-changes\":[" + String.join(",", changes) + "]}"));
+  }
+
   /** A commit that fails on the seeded tables; {@code missing}: the table does not exist. */
   private byte[] commitBody(Random random, boolean missing) {
     List<String> requirements = new ArrayList<>();
@@ -387,7 +430,7 @@ final class HostileBodies {
       }
     }
     if (missing && choice == 3 && random.nextBoolean()) {
-      // Under the size limit, over what the command log takes (1 MB): refused with 413.
+      // A large commit (under the 10 MiB request limit) on a table that does not exist: 404.
       String value = "v".repeat(900_000);
       updates.clear();
       updates.add(

@@ -80,6 +80,7 @@ final class HostileRequests {
           new Route("POST", TABLE + "/metrics"),
           new Route("POST", NS + "/register"),
           new Route("POST", "/v1/{prefix}/tables/rename"),
+          new Route("POST", "/v1/{prefix}/transactions/commit"),
           new Route("GET", NS + "/views"),
           new Route("POST", NS + "/views"),
           new Route("GET", VIEW),

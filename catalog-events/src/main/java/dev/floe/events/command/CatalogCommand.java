@@ -24,7 +24,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = CommitViewCommand.class, name = "commit-view"),
   @JsonSubTypes.Type(value = DropViewCommand.class, name = "drop-view"),
   @JsonSubTypes.Type(value = RenameViewCommand.class, name = "rename-view"),
-  @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view")
+  @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view"),
+  @JsonSubTypes.Type(value = CommitTransactionCommand.class, name = "commit-transaction")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -41,7 +42,8 @@ public sealed interface CatalogCommand
         CommitViewCommand,
         DropViewCommand,
         RenameViewCommand,
-        RegisterViewCommand {
+        RegisterViewCommand,
+        CommitTransactionCommand {
 
   CommandHeader header();
 

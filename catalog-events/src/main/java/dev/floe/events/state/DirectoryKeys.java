@@ -18,6 +18,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *   v/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;view&gt;   a view name claimed in that namespace
  *   l/&lt;warehouse&gt;/&lt;location&gt;              a live table's location (value: its table key)
  *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
+ *   x/&lt;warehouse&gt;                         the multi-table transaction coordinator's state
  * </pre>
  *
  * Parts are percent-encoded by {@link Keys}, so {@code .} and {@code /} inside names never clash
@@ -69,6 +70,11 @@ public final class DirectoryKeys {
 
   public static String purgePrefix(String warehouse) {
     return "p/" + Keys.warehouse(warehouse) + "/";
+  }
+
+  /** The multi-table transaction coordinator: the active transaction and those queued behind it. */
+  public static String transactions(String warehouse) {
+    return "x/" + Keys.warehouse(warehouse);
   }
 
   /** The namespace a key made by {@link #namespace} names. */

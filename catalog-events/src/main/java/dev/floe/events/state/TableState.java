@@ -44,6 +44,20 @@ public record TableState(
     return bytes.toByteArray();
   }
 
+  /** The metadata location of a stored state, read without decoding its metadata document. */
+  public static String metadataLocationOf(byte[] bytes) {
+    try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
+      byte format = in.readByte();
+      if (format != FORMAT) {
+        throw new IllegalStateException("Unknown table state format " + format);
+      }
+      in.readUTF();
+      return in.readUTF();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static TableState fromBytes(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte format = in.readByte();

@@ -2,20 +2,25 @@ package dev.floe.processor.kafka;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
+import dev.floe.events.Keys;
+import dev.floe.events.RecordLimits;
 import dev.floe.events.Rejection;
 import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
+import dev.floe.processor.TransactionCoordinator;
 import dev.floe.processor.ViewDecider;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
@@ -26,11 +31,14 @@ import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.MoveViewInStep;
 import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.ReleaseViewNameStep;
+import dev.floe.processor.step.ResolvePreparedStep;
 import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.TransactionVoteStep;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -61,11 +69,17 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private KeyValueStore<String, byte[]> views;
   private IdempotencyLedger ledger;
   private final java.time.Duration idempotencyLifetime;
+  private final FaultPoints faults;
 
-  CatalogProcessor(String stepsTopic, MetadataFiles files, java.time.Duration idempotencyLifetime) {
+  CatalogProcessor(
+      String stepsTopic,
+      MetadataFiles files,
+      java.time.Duration idempotencyLifetime,
+      FaultPoints faults) {
     this.stepsTopic = stepsTopic;
     this.files = files;
     this.idempotencyLifetime = idempotencyLifetime;
+    this.faults = faults;
   }
 
   @Override
@@ -84,7 +98,10 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   @Override
   public void process(Record<String, byte[]> record) {
-    boolean isStep = context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false);
+    process(record, context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false));
+  }
+
+  private void process(Record<String, byte[]> record, boolean isStep) {
     if (isStep) {
       TableStep step;
       try {
@@ -93,12 +110,45 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable step at key {}", record.key(), e);
         return;
       }
+      faults.before(step);
       if (step instanceof IdempotencyOutcomeStep outcome) {
         for (KeyValue<String, CommandReply> waiter : ledger.complete(outcome)) {
           context.forward(
               record.withKey(waiter.key).withValue(FloeJson.toBytes(waiter.value)),
               CatalogTopology.REPLIES_SINK);
         }
+        return;
+      }
+      if (step instanceof TransactionVoteStep vote) {
+        handle(
+            record,
+            vote.header(),
+            () -> coordinate(vote.warehouse(), s -> TransactionCoordinator.vote(s, vote)),
+            failure -> Decision.rejected(vote.header().commandId(), failure),
+            decision -> IdempotencyLedger.reportOutcome(vote, decision));
+        return;
+      }
+      if (step instanceof ResolvePreparedStep resolve) {
+        resolve(record, resolve);
+        return;
+      }
+      if (step instanceof PrepareTableStep prepare) {
+        handle(
+            record,
+            prepare.header(),
+            () -> prepare(record.key(), prepare),
+            failure ->
+                Decision.step(
+                    new TransactionVoteStep(
+                        prepare.header(),
+                        prepare.warehouse(),
+                        prepare.identifier(),
+                        failure,
+                        null)),
+            decision -> decision);
+        return;
+      }
+      if (waitsForTransaction(record, true)) {
         return;
       }
       handle(
@@ -115,9 +165,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         LOG.error("Skipping an unreadable command at key {}", record.key(), e);
         return;
       }
+      faults.before(command);
       Optional<Decision> retry = ledger.before(command.header());
       if (retry.isPresent()) {
         emit(record, command.header(), retry.get());
+        return;
+      }
+      if (waitsForTransaction(record, false)) {
         return;
       }
       handle(
@@ -127,6 +181,110 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
           failure -> Decision.rejected(command.header().commandId(), failure),
           decision -> ledger.after(command.header(), decision));
     }
+  }
+
+  /**
+   * A command or step for a table that is prepared in a multi-table transaction waits, in arrival
+   * order, until the coordinator's decision releases the table.
+   */
+  private boolean waitsForTransaction(Record<String, byte[]> record, boolean isStep) {
+    byte[] prepared = tables.get(Keys.prepared(record.key()));
+    if (prepared == null) {
+      return false;
+    }
+    tables.put(
+        Keys.prepared(record.key()),
+        PreparedTable.fromBytes(prepared)
+            .plus(new PreparedTable.Waiting(isStep, record.value()))
+            .toBytes());
+    return true;
+  }
+
+  /**
+   * Checks a table's part of a transaction as a commit, writes its next metadata file and holds the
+   * result. A table already held by a transaction votes no (the coordinator runs one transaction
+   * per warehouse at a time, so this does not happen while it works as designed).
+   */
+  private Decision prepare(String key, PrepareTableStep step) {
+    String id = step.header().commandId();
+    if (tables.get(Keys.prepared(key)) != null) {
+      return Decision.step(
+          new TransactionVoteStep(
+              step.header(),
+              step.warehouse(),
+              step.identifier(),
+              Rejection.of(
+                  RejectionCode.REQUIREMENT_FAILED,
+                  "Table %s is part of another transaction in progress",
+                  step.identifier()),
+              null));
+    }
+    TableState state = readTable(key);
+    TableMetadata base = state == null ? null : parsed.get(key, state);
+    TableDecider.Prepared prepared = TableDecider.prepare(state, base, step);
+    if (prepared.vote().yes()) {
+      if (prepared.next() != null) {
+        requireWithinRecordLimit(prepared.next());
+        writeMetadataFile(prepared.next());
+      }
+      tables.put(Keys.prepared(key), new PreparedTable(id, prepared.next(), List.of()).toBytes());
+    }
+    return Decision.step(prepared.vote());
+  }
+
+  /**
+   * Installs (or drops) what the table prepared, then decides the commands and steps that waited
+   * for it, in their order.
+   */
+  private void resolve(Record<String, byte[]> record, ResolvePreparedStep step) {
+    String key = record.key();
+    byte[] raw = tables.get(Keys.prepared(key));
+    if (raw == null) {
+      return; // the table voted no: nothing was prepared
+    }
+    PreparedTable prepared = PreparedTable.fromBytes(raw);
+    if (!prepared.transactionId().equals(step.header().commandId())) {
+      return; // held by another transaction: this one's prepare was refused
+    }
+    if (prepared.next() != null) {
+      if (step.commit()) {
+        tables.put(key, prepared.next().toBytes());
+      } else {
+        deleteQuietly(prepared.next().metadataLocation());
+      }
+    }
+    tables.delete(Keys.prepared(key));
+    for (PreparedTable.Waiting waiting : prepared.waiting()) {
+      process(record.withValue(waiting.value()), waiting.step());
+    }
+  }
+
+  /** An aborted transaction's metadata file was never part of any table. */
+  private void deleteQuietly(String location) {
+    try {
+      files.io(location).deleteFile(location);
+    } catch (RuntimeException e) {
+      LOG.warn("Could not delete the unused metadata file {}: {}", location, e.getMessage());
+    }
+  }
+
+  /** Runs the transaction coordinator of a warehouse against its state in the directory store. */
+  private Decision coordinate(
+      String warehouse,
+      Function<TransactionCoordinator.State, TransactionCoordinator.Outcome> decide) {
+    String key = DirectoryKeys.transactions(warehouse);
+    byte[] raw = directory.get(key);
+    TransactionCoordinator.State state =
+        raw == null
+            ? TransactionCoordinator.State.IDLE
+            : FloeJson.fromBytes(raw, TransactionCoordinator.State.class);
+    TransactionCoordinator.Outcome outcome = decide.apply(state);
+    if (outcome.state().active() == null && outcome.state().queued().isEmpty()) {
+      directory.delete(key);
+    } else {
+      directory.put(key, FloeJson.toBytes(outcome.state()));
+    }
+    return outcome.decision();
   }
 
   /**
@@ -142,6 +300,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     Decision decision;
     try {
       decision = decide.get();
+    } catch (TooLargeException e) {
+      decision = onFailure.apply(new Rejection(RejectionCode.TOO_LARGE, e.getMessage()));
     } catch (MetadataWriteException e) {
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
       decision =
@@ -176,6 +336,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       Decision decision = ViewDecider.commit(read(views, key), commit);
       write(views, key, decision);
       return decision;
+    }
+    if (command instanceof CommitTransactionCommand transaction) {
+      return coordinate(
+          transaction.warehouse(),
+          state ->
+              TransactionCoordinator.begin(
+                  new StoreDirectory(directory, transaction.warehouse()), state, transaction));
     }
     if (command instanceof CommitTableCommand commit) {
       TableState state = readTable(key);
@@ -254,16 +421,35 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private void write(KeyValueStore<String, byte[]> store, String key, Decision decision) {
     if (decision.tableState() != null) {
       TableState state = decision.tableState();
+      requireWithinRecordLimit(state);
       if (decision.writeMetadata()) {
-        try {
-          files.writeJson(state.metadataLocation(), state.metadataJson());
-        } catch (RuntimeException e) {
-          throw new MetadataWriteException(e);
-        }
+        writeMetadataFile(state);
       }
       store.put(key, state.toBytes());
     } else if (decision.tableRemoved()) {
       store.delete(key);
+    }
+  }
+
+  /**
+   * A state past the record limit could be neither logged nor replied: the change is refused before
+   * anything is written, rather than wedging the partition on a record Kafka refuses.
+   */
+  private static void requireWithinRecordLimit(TableState state) {
+    long size = state.metadataJson().length() + state.metadataLocation().length();
+    if (size > RecordLimits.MAX_TABLE_STATE_BYTES) {
+      throw new TooLargeException(
+          String.format(
+              "The table's metadata would be %d bytes, more than Floe keeps for one table (%d)",
+              size, RecordLimits.MAX_TABLE_STATE_BYTES));
+    }
+  }
+
+  private void writeMetadataFile(TableState state) {
+    try {
+      files.writeJson(state.metadataLocation(), state.metadataJson());
+    } catch (RuntimeException e) {
+      throw new MetadataWriteException(e);
     }
   }
 
@@ -298,6 +484,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     context.forward(
         record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)),
         CatalogTopology.REPLIES_SINK);
+  }
+
+  /** The change would make a table's state larger than Floe's records take. */
+  static final class TooLargeException extends RuntimeException {
+    TooLargeException(String message) {
+      super(message);
+    }
   }
 
   /** The warehouse storage refused a metadata write: nothing is applied, the client may retry. */

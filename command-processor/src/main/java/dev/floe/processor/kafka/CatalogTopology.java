@@ -27,6 +27,17 @@ public final class CatalogTopology {
 
   public static Topology build(
       Topics topics, MetadataFiles files, java.time.Duration idempotencyLifetime) {
+    return build(topics, files, idempotencyLifetime, FaultPoints.NONE);
+  }
+
+  /**
+   * @param faults where to halt the process on purpose (fault tests only)
+   */
+  public static Topology build(
+      Topics topics,
+      MetadataFiles files,
+      java.time.Duration idempotencyLifetime,
+      FaultPoints faults) {
     Topology topology = new Topology();
     topology.addSource(
         "commands-in",
@@ -40,7 +51,7 @@ public final class CatalogTopology {
         topics.steps());
     topology.addProcessor(
         PROCESSOR,
-        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime),
+        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime, faults),
         "commands-in",
         "steps-in");
     for (String store :

@@ -42,6 +42,14 @@ public final class StreamsSettings {
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    // A table's state, reply and events carry its whole metadata document (RecordLimits).
+    props.put(
+        StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+        dev.floe.events.RecordLimits.MAX_REQUEST_BYTES);
+    props.put(
+        StreamsConfig.topicPrefix(
+            org.apache.kafka.common.config.TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+        String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
     // Static membership: a restarted instance rejoins at once, without a rebalance.

@@ -25,7 +25,10 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = MoveViewOutStep.class, name = "move-view-out"),
   @JsonSubTypes.Type(value = MoveViewInStep.class, name = "move-view-in"),
   @JsonSubTypes.Type(value = ReleaseViewNameStep.class, name = "release-view-name"),
-  @JsonSubTypes.Type(value = IdempotencyOutcomeStep.class, name = "idempotency-outcome")
+  @JsonSubTypes.Type(value = IdempotencyOutcomeStep.class, name = "idempotency-outcome"),
+  @JsonSubTypes.Type(value = PrepareTableStep.class, name = "prepare-table"),
+  @JsonSubTypes.Type(value = TransactionVoteStep.class, name = "transaction-vote"),
+  @JsonSubTypes.Type(value = ResolvePreparedStep.class, name = "resolve-prepared")
 })
 public sealed interface TableStep
     permits CreateTableStep,
@@ -40,7 +43,10 @@ public sealed interface TableStep
         MoveViewOutStep,
         MoveViewInStep,
         ReleaseViewNameStep,
-        IdempotencyOutcomeStep {
+        IdempotencyOutcomeStep,
+        PrepareTableStep,
+        TransactionVoteStep,
+        ResolvePreparedStep {
   CommandHeader header();
 
   String warehouse();

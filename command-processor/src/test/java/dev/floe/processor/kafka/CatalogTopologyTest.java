@@ -11,16 +11,23 @@ import dev.floe.events.Topics;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.TableChange;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.state.StoreNames;
+import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.LocalFileIO;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.processor.step.PrepareTableStep;
+import dev.floe.processor.step.ResolvePreparedStep;
+import dev.floe.processor.step.TableStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -63,6 +70,7 @@ class CatalogTopologyTest {
   private static final long ACCEPTED_AT = 1_700_000_000_000L;
   private static final Namespace DB = Namespace.of("db");
   private static final TableIdentifier ORDERS = TableIdentifier.of(DB, "orders");
+  private static final TableIdentifier CUSTOMERS = TableIdentifier.of(DB, "customers");
   private static final Schema SCHEMA =
       new Schema(
           Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -388,6 +396,151 @@ class CatalogTopologyTest {
     assertThat(driver.singleReply().rejection()).isNull();
   }
 
+  @Test
+  void transactionCommitsEveryTableAndWritesTheirEventsTogether() {
+    givenNamespace();
+    CommandReply orders = givenTable(createOrders());
+    CommandReply customers = givenTable(create(CUSTOMERS));
+    CommitTransactionCommand transaction =
+        new CommitTransactionCommand(
+            header(),
+            WAREHOUSE,
+            List.of(
+                setBatch(ORDERS, uuidOf(orders), "1"),
+                setBatch(CUSTOMERS, uuidOf(customers), "1")));
+
+    driver.send(transaction);
+
+    CommandReply reply = driver.singleReply();
+    assertThat(reply.accepted()).isTrue();
+    assertThat(reply.commandId()).isEqualTo(transaction.header().commandId());
+    List<Event> events = driver.events();
+    assertThat(events)
+        .extracting(Event::type)
+        .containsExactly("floe.table.committed", "floe.table.committed");
+    assertThat(events)
+        .extracting(Event::key)
+        .containsExactly(Keys.table(WAREHOUSE, ORDERS), Keys.table(WAREHOUSE, CUSTOMERS));
+    assertThat(events)
+        .extracting(event -> event.envelope().id())
+        .containsExactly(
+            transaction.header().commandId() + ":0", transaction.header().commandId() + ":1");
+    for (TableIdentifier table : List.of(ORDERS, CUSTOMERS)) {
+      TableState state = driver.table(table);
+      assertThat(state.sequence()).isEqualTo(2);
+      assertThat(TableMetadataParser.fromJson(state.metadataJson()).properties())
+          .containsEntry("batch", "1");
+      assertThat(LocalFileIO.toPath(state.metadataLocation())).exists();
+      assertThat(driver.prepared(table)).isFalse();
+    }
+  }
+
+  @Test
+  void transactionWithOneFailedRequirementChangesNoTable() throws IOException {
+    givenNamespace();
+    CommandReply orders = givenTable(createOrders());
+    CommandReply customers = givenTable(create(CUSTOMERS));
+    CommitTransactionCommand transaction =
+        new CommitTransactionCommand(
+            header(),
+            WAREHOUSE,
+            List.of(
+                setBatch(ORDERS, uuidOf(orders), "1"),
+                setBatch(CUSTOMERS, "00000000-0000-0000-0000-000000000000", "1")));
+
+    driver.send(transaction);
+
+    CommandReply reply = driver.singleReply();
+    assertThat(reply.rejection().code()).isEqualTo(RejectionCode.REQUIREMENT_FAILED);
+    assertThat(reply.rejection().message())
+        .startsWith("Table db.customers: Requirement failed: UUID does not match");
+    assertThat(driver.events()).isEmpty();
+    assertThat(driver.table(ORDERS).metadataLocation()).isEqualTo(orders.metadataLocation());
+    assertThat(driver.table(CUSTOMERS).metadataLocation()).isEqualTo(customers.metadataLocation());
+    assertThat(driver.prepared(ORDERS)).isFalse();
+    try (var files = Files.list(LocalFileIO.toPath(orders.metadataLocation()).getParent())) {
+      assertThat(files.toList())
+          .as("the metadata file orders prepared is deleted with the abort")
+          .containsExactly(LocalFileIO.toPath(orders.metadataLocation()));
+    }
+  }
+
+  @Test
+  void transactionOnAMissingTableIsRefusedBeforeAnyTableIsPrepared() {
+    givenNamespace();
+    CommandReply orders = givenTable(createOrders());
+
+    driver.send(
+        new CommitTransactionCommand(
+            header(),
+            WAREHOUSE,
+            List.of(setBatch(ORDERS, uuidOf(orders), "1"), setBatch(CUSTOMERS, null, "1"))));
+
+    assertThat(driver.singleReply().rejection().code()).isEqualTo(RejectionCode.TABLE_NOT_FOUND);
+    assertThat(driver.stepKeys()).isEmpty();
+    assertThat(driver.events()).isEmpty();
+  }
+
+  /**
+   * A commit that arrives while its table is prepared waits, then is decided on top of the
+   * transaction's result. The prepare is sent by hand here, so no coordinator expects its vote.
+   */
+  @Test
+  void commitToAPreparedTableWaitsForTheDecisionAndBuildsOnIt() {
+    givenNamespace();
+    CommandReply orders = givenTable(createOrders());
+    CommandHeader transaction = header();
+    driver.sendStep(
+        new PrepareTableStep(
+            transaction,
+            WAREHOUSE,
+            ORDERS,
+            List.of(new UpdateRequirement.AssertTableUUID(uuidOf(orders))),
+            List.of(new MetadataUpdate.SetProperties(Map.of("batch", "1")))));
+    assertThat(driver.prepared(ORDERS)).isTrue();
+    driver.stepKeys();
+    CommitTableCommand commit =
+        new CommitTableCommand(
+            header(),
+            WAREHOUSE,
+            ORDERS,
+            List.of(),
+            List.of(new MetadataUpdate.SetProperties(Map.of("after", "yes"))));
+
+    driver.send(commit);
+    assertThat(driver.replies()).as("the commit waits for the transaction").isEmpty();
+    assertThat(driver.table(ORDERS).metadataLocation()).isEqualTo(orders.metadataLocation());
+
+    driver.sendStep(new ResolvePreparedStep(transaction, WAREHOUSE, ORDERS, true));
+
+    CommandReply reply = driver.singleReply();
+    assertThat(reply.commandId()).isEqualTo(commit.header().commandId());
+    assertThat(reply.accepted()).isTrue();
+    TableCommittedEvent committed = (TableCommittedEvent) driver.events().get(0).envelope().data();
+    assertThat(committed.sequence()).isEqualTo(3);
+    assertThat(committed.previousMetadataLocation()).contains(transaction.commandId());
+    assertThat(TableMetadataParser.fromJson(driver.table(ORDERS).metadataJson()).properties())
+        .containsEntry("batch", "1")
+        .containsEntry("after", "yes");
+    assertThat(driver.prepared(ORDERS)).isFalse();
+  }
+
+  private static TableChange setBatch(TableIdentifier table, String uuid, String batch) {
+    return new TableChange(
+        table,
+        uuid == null ? List.of() : List.of(new UpdateRequirement.AssertTableUUID(uuid)),
+        List.of(new MetadataUpdate.SetProperties(Map.of("batch", batch))));
+  }
+
+  private static String uuidOf(CommandReply created) {
+    return TableMetadataParser.fromJson(created.metadata()).uuid();
+  }
+
+  private CreateTableCommand create(TableIdentifier table) {
+    return new CreateTableCommand(
+        header(), WAREHOUSE, warehouseRoot, table, null, SCHEMA, null, null, Map.of(), false);
+  }
+
   private void givenNamespace() {
     driver.send(new CreateNamespaceCommand(header(), WAREHOUSE, DB, Map.of()));
     assertThat(driver.singleReply().accepted()).isTrue();
@@ -481,6 +634,25 @@ class CatalogTopologyTest {
       commands.pipeInput(command.key(), FloeJson.toBytes(command));
     }
 
+    void sendStep(TableStep step) {
+      stepsIn.pipeInput(step.key(), FloeJson.toBytes(step));
+    }
+
+    TableState table(TableIdentifier table) {
+      byte[] value =
+          driver
+              .<String, byte[]>getKeyValueStore(StoreNames.TABLES)
+              .get(Keys.table(WAREHOUSE, table));
+      return value == null ? null : TableState.fromBytes(value);
+    }
+
+    boolean prepared(TableIdentifier table) {
+      return driver
+              .<String, byte[]>getKeyValueStore(StoreNames.TABLES)
+              .get(Keys.prepared(Keys.table(WAREHOUSE, table)))
+          != null;
+    }
+
     /**
      * The keys of the steps the processor sent. {@code floe.steps} is also a source topic of the
      * topology, so the test driver has already fed each step back, as Kafka would.
@@ -523,7 +695,7 @@ class CatalogTopologyTest {
         JsonNode json = readTree(record.value());
         assertThat(json.path("specversion").asText()).isEqualTo("1.0");
         assertThat(json.path("id").asText())
-            .isEqualTo(envelope.data().commandId() + ":0")
+            .startsWith(envelope.data().commandId() + ":")
             .isEqualTo(envelope.id());
         assertThat(json.path("source").asText()).isEqualTo("/floe/warehouses/" + WAREHOUSE);
         assertThat(json.path("type").asText()).startsWith("floe.").isEqualTo(envelope.type());

@@ -17,6 +17,7 @@ import java.util.Properties;
  *
  * @param kafkaBootstrap {@code host:port,…} of an existing cluster, or null for the embedded one
  * @param warehouses warehouse name → storage root ({@code file:///…})
+ * @param haltBefore fault tests only: record types before which the processor halts the process
  */
 public record FloeConfig(
     String host,
@@ -35,9 +36,11 @@ public record FloeConfig(
     Duration purgeInterval,
     boolean auditReads,
     int standbyReplicas,
-    Duration idempotencyKeyLifetime) {
+    Duration idempotencyKeyLifetime,
+    java.util.Set<String> haltBefore) {
 
   public FloeConfig {
+    haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
     if (!warehouses.containsKey(defaultWarehouse)) {
@@ -105,7 +108,11 @@ public record FloeConfig(
         Duration.parse(props.getProperty("floe.purge-interval", "PT1M")),
         Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")),
         Integer.parseInt(props.getProperty("floe.streams.standby-replicas", "0")),
-        Duration.parse(props.getProperty("floe.idempotency-key-lifetime", "PT30M")));
+        Duration.parse(props.getProperty("floe.idempotency-key-lifetime", "PT30M")),
+        java.util.Arrays.stream(props.getProperty("floe.testing.halt-before", "").split(","))
+            .map(String::trim)
+            .filter(type -> !type.isEmpty())
+            .collect(java.util.stream.Collectors.toSet()));
   }
 
   private static String trimSlash(String location) {

@@ -102,6 +102,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER + ":PLAINTEXT");
     props.put("log.dirs", logDir.toString());
     props.put("auto.create.topics.enable", "false");
+    props.put("message.max.bytes", String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
+    props.put(
+        "replica.fetch.max.bytes", String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
     props.put("offsets.topic.replication.factor", "1");
     props.put("offsets.topic.num.partitions", "4");
     props.put("transaction.state.log.replication.factor", "1");

@@ -1,5 +1,6 @@
 package dev.floe.infra.kafka;
 
+import dev.floe.events.RecordLimits;
 import dev.floe.events.Topics;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +10,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
@@ -23,20 +26,51 @@ public final class TopicProvisioner {
 
   private TopicProvisioner() {}
 
+  private static Map<String, String> configs(String retentionMs) {
+    return Map.of(
+        TopicConfig.RETENTION_MS_CONFIG,
+        retentionMs,
+        TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+        String.valueOf(RecordLimits.MAX_REQUEST_BYTES));
+  }
+
+  /**
+   * Topics made by an older Floe (or by Kafka Streams before it was told) keep Kafka's 1 MB record
+   * limit: raise it, so a table with a large metadata document can be committed to.
+   */
+  private static void raiseRecordLimit(Admin admin, Set<String> existing, Topics topics)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<AlterConfigOp>> alter =
+        new java.util.HashMap<>();
+    for (String name : existing) {
+      if (name.startsWith(topics.prefix()) || name.startsWith(topics.applicationId() + "-")) {
+        alter.put(
+            new org.apache.kafka.common.config.ConfigResource(
+                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, name),
+            List.of(
+                new AlterConfigOp(
+                    new ConfigEntry(
+                        TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                        String.valueOf(RecordLimits.MAX_REQUEST_BYTES)),
+                    AlterConfigOp.OpType.SET)));
+      }
+    }
+    if (!alter.isEmpty()) {
+      admin.incrementalAlterConfigs(alter).all().get(30, TimeUnit.SECONDS);
+    }
+  }
+
   public static void ensureTopics(
       Admin admin, Topics topics, int partitions, short replicationFactor) {
     Map<String, Map<String, String>> wanted =
         Map.of(
-            topics.commands(),
-                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
-            topics.steps(),
-                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7 * 86_400_000L)),
+            topics.commands(), configs(String.valueOf(7 * 86_400_000L)),
+            topics.steps(), configs(String.valueOf(7 * 86_400_000L)),
             // The log of record is kept forever: replaying it rebuilds the catalog.
-            topics.events(), Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1"),
+            topics.events(), configs("-1"),
             // Audit records are kept a year by default; operators set their own retention.
-            topics.audit(),
-                Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(365 * 86_400_000L)),
-            topics.replies(), Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(3_600_000L)));
+            topics.audit(), configs(String.valueOf(365 * 86_400_000L)),
+            topics.replies(), configs(String.valueOf(3_600_000L)));
     try {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
       List<NewTopic> missing = new ArrayList<>();
@@ -46,6 +80,7 @@ public final class TopicProvisioner {
               missing.add(new NewTopic(name, partitions, replicationFactor).configs(configs));
             }
           });
+      raiseRecordLimit(admin, existing, topics);
       if (missing.isEmpty()) {
         return;
       }

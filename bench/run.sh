@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The benchmark, in one command: starts Floe (embedded Kafka, fresh data directory) and the Iceberg
+# reference server (RESTCatalogServer + JdbcCatalog on PostgreSQL, bench/peer), runs the same
+# workloads against both, alternating workload by workload, then measures Floe's log replay, and
+# writes docs/benchmarks.md (tables generated from the run, then bench/notes.md).
+#
+#   bench/run.sh                      # the full run (about 25 minutes on 2 cores)
+#   bench/run.sh --duration 5 --many-tables 1000 --big-snapshots 2000   # a quick look
+#
+# Any option of `floe bench` may follow (see bench/src/main/java/dev/floe/bench/Bench.java).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${BENCH_DIR:-/tmp/floe-bench}"
+floe_port="${FLOE_PORT:-18481}"
+peer_port="${PEER_PORT:-18482}"
+jvm="${BENCH_JVM_OPTS:--Xms1g -Xmx2g}"
+report="${BENCH_REPORT:-$root/docs/benchmarks.md}"
+
+rm -rf "$work/floe" "$work/peer"
+load_before="$(cat /proc/loadavg)"
+mkdir -p "$work"
+echo "Building Floe and the benchmark..." >&2
+(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench -am) >&2
+
+stop() {
+  if [ -f "$work/floe.pid" ]; then kill "$(cat "$work/floe.pid")" 2>/dev/null || true; rm -f "$work/floe.pid"; fi
+  "$root/bench/peer/stop.sh" "$work/peer" >/dev/null 2>&1 || true
+}
+trap stop EXIT
+
+echo "Starting Floe on port $floe_port (data in $work/floe)..." >&2
+# shellcheck disable=SC2086
+java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
+  dev.floe.api.Main serve --port "$floe_port" --data-dir "$work/floe" > "$work/floe.log" 2>&1 &
+echo $! > "$work/floe.pid"
+for _ in $(seq 1 240); do
+  curl -sf "http://localhost:$floe_port/v1/config" > /dev/null && break
+  sleep 0.5
+done
+curl -sf "http://localhost:$floe_port/v1/config" > /dev/null
+
+echo "Starting the peer on port $peer_port..." >&2
+# The same JVM flags as Floe; a JDBC pool of 8 connections (Iceberg's default is 2).
+PEER_JAVA_OPTS="$jvm" CATALOG_CLIENTS=8 "$root/bench/peer/start.sh" "$work/peer" "$peer_port" >&2
+
+# shellcheck disable=SC2086
+java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Bench \
+  --target "floe=http://localhost:$floe_port,default" \
+  --target "iceberg-jdbc-pg=http://localhost:$peer_port" \
+  --json "$work/results.json" "$@"
+
+echo "Replaying Floe's event log..." >&2
+replay="$(cd "$work" && java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
+  dev.floe.api.Main replay --kafka "localhost:$(sed -n 's/^port=//p' "$work/floe/kafka-ports.properties")" \
+  --url "http://localhost:$floe_port" 2>/dev/null | grep -m1 '^Replayed' || true)"
+echo "$replay" >&2
+
+load_after="$(cat /proc/loadavg)"
+stop
+trap - EXIT
+{
+  java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
+    "$work/results.json"
+  printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
+  printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
+  printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=0`, exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
+  cat "$root/bench/notes.md"
+} > "$report"
+echo "Wrote $report" >&2

@@ -1,0 +1,111 @@
+package dev.floe.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One Iceberg REST catalog under test, spoken to over plain HTTP as any engine would: the prefix
+ * and the namespace separator ({@code %1F} unless {@code namespace-separator} overrides it) come
+ * from {@code /v1/config}.
+ */
+final class RestTarget {
+  static final ObjectMapper JSON = new ObjectMapper();
+
+  final String name;
+  final String uri;
+  final String warehouse;
+  private final String base;
+  private final HttpClient http;
+  final String separator;
+
+  RestTarget(String name, String uri, String warehouse) {
+    this.name = name;
+    this.uri = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
+    this.warehouse = warehouse;
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(10))
+            .build();
+    String query = warehouse == null ? "" : "?warehouse=" + encode(warehouse);
+    Response config = send("GET", this.uri + "/v1/config" + query, null);
+    if (config.status() != 200) {
+      throw new IllegalStateException(name + ": GET /v1/config answered " + config.status());
+    }
+    String prefix = setting(config.json(), "prefix");
+    this.base = this.uri + "/v1/" + (prefix == null ? "" : prefix + "/");
+    String separator = setting(config.json(), "namespace-separator");
+    this.separator = separator == null ? "%1F" : separator;
+  }
+
+  private static String setting(JsonNode config, String key) {
+    JsonNode value = config.path("overrides").path(key);
+    if (value.isMissingNode()) {
+      value = config.path("defaults").path(key);
+    }
+    return value.isMissingNode() || value.asText().isEmpty() ? null : value.asText();
+  }
+
+  record Response(int status, String body) {
+    JsonNode json() {
+      try {
+        return body == null || body.isEmpty() ? JSON.createObjectNode() : JSON.readTree(body);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  /** {@code path} is relative to {@code /v1/<prefix>/}, e.g. {@code namespaces/a%1Fb/tables}. */
+  Response call(String method, String path, String body) {
+    return send(method, base + path, body);
+  }
+
+  Response send(String method, String url, String body) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
+    if (body != null) {
+      request.header("Content-Type", "application/json");
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    try {
+      HttpResponse<String> response =
+          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.body());
+    } catch (IOException e) {
+      return new Response(-1, e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return new Response(-1, "interrupted");
+    }
+  }
+
+  String namespacePath(List<String> levels) {
+    StringBuilder path = new StringBuilder();
+    for (String level : levels) {
+      if (path.length() > 0) {
+        path.append(separator);
+      }
+      path.append(encode(level));
+    }
+    return path.toString();
+  }
+
+  static String encode(String part) {
+    return URLEncoder.encode(part, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}

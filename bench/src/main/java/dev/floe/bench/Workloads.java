@@ -1,0 +1,528 @@
+package dev.floe.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.rest.RESTCatalog;
+
+/**
+ * The workloads, modelled on Apache Polaris's benchmark suite (namespace tree, reads, mixed
+ * read/update, commits over many tables, one hot table, a table with many snapshots, a namespace
+ * with many tables). Each runs the same requests against whichever catalog it is given.
+ */
+final class Workloads {
+  static final String SCHEMA =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+
+  private final RestTarget target;
+  private final Settings settings;
+  private final String run;
+  private final List<String> namespaces = new ArrayList<>();
+  private final List<String> tables = new ArrayList<>();
+  private final Map<String, Object> results = new LinkedHashMap<>();
+  private final AtomicLong counter = new AtomicLong();
+
+  /** Sizes and durations, the same for every catalog in one run. */
+  record Settings(
+      int width,
+      int depth,
+      int tablesPerNamespace,
+      int propertiesPerNamespace,
+      int clients,
+      int durationSeconds,
+      int openLoopRate,
+      int bigSnapshots,
+      int manyTables,
+      List<Integer> hotWriters) {}
+
+  Workloads(RestTarget target, Settings settings) {
+    this.target = target;
+    this.settings = settings;
+    this.run = "b" + Long.toString(System.currentTimeMillis() % 10_000_000, 36);
+  }
+
+  /** The workloads in the order a run measures them. */
+  List<String> names() {
+    List<String> names =
+        new ArrayList<>(
+            List.of(
+                "list-namespaces",
+                "namespace-exists",
+                "load-namespace",
+                "list-tables",
+                "table-exists",
+                "load-table-1",
+                "load-table",
+                "load-table-open-loop",
+                "mixed-90-10",
+                "commit-1",
+                "commit-many-tables"));
+    for (int writers : settings.hotWriters()) {
+      names.add("hot-table-" + writers);
+    }
+    names.addAll(
+        List.of(
+            "hot-appends-4",
+            "big-table-refs",
+            "big-table-all",
+            "many-tables-list-paged",
+            "many-tables-list-unpaged"));
+    return names;
+  }
+
+  /** Creates the namespace tree and its tables; measured as {@code create-tree}. */
+  Stats setUp() {
+    return createTree();
+  }
+
+  Stats run(String name) {
+    String hot = tables.get(0);
+    // Set up the big table and the many tables before the clock starts.
+    if (name.startsWith("big-table")) {
+      big();
+    } else if (name.startsWith("many-tables")) {
+      many();
+    }
+    if (name.startsWith("hot-table-")) {
+      int writers = Integer.parseInt(name.substring("hot-table-".length()));
+      return closedLoop(writers, () -> commit(hot));
+    }
+    return switch (name) {
+      case "list-namespaces" -> closedLoop(settings.clients(), this::listNamespaces);
+      case "namespace-exists" -> closedLoop(settings.clients(), this::namespaceExists);
+      case "load-namespace" -> closedLoop(settings.clients(), this::loadNamespace);
+      case "list-tables" -> closedLoop(settings.clients(), this::listTables);
+      case "table-exists" -> closedLoop(settings.clients(), this::tableExists);
+      case "load-table-1" -> closedLoop(1, this::loadTable);
+      case "load-table" -> closedLoop(settings.clients(), this::loadTable);
+      case "load-table-open-loop" -> openLoop(settings.openLoopRate(), this::loadTable);
+      case "mixed-90-10" -> closedLoop(settings.clients(), this::mixed);
+      case "commit-1" -> closedLoop(1, this::commitAnyTable);
+      case "commit-many-tables" -> closedLoop(settings.clients(), this::commitAnyTable);
+      case "hot-appends-4" -> hotAppends(4);
+      case "big-table-refs" -> closedLoop(1, () -> status("GET", big() + "?snapshots=refs", null));
+      case "big-table-all" -> closedLoop(1, () -> status("GET", big(), null));
+      case "many-tables-list-paged" -> closedLoop(1, () -> listAllPaged(many(), 100));
+      case "many-tables-list-unpaged" ->
+          closedLoop(1, () -> status("GET", "namespaces/" + many() + "/tables", null));
+      default -> throw new IllegalArgumentException("Unknown workload " + name);
+    };
+  }
+
+  /** What setting up the big table and the many tables measured, for the report. */
+  Map<String, Object> setUpResults() {
+    return results;
+  }
+
+  private String bigTable;
+  private String manyNamespace;
+
+  private synchronized String big() {
+    if (bigTable == null) {
+      bigTable = bigTable();
+    }
+    return bigTable;
+  }
+
+  private synchronized String many() {
+    if (manyNamespace == null) {
+      manyNamespace = manyTables();
+    }
+    return manyNamespace;
+  }
+
+  /** Namespaces {@code width} wide and {@code depth} deep, with tables in the deepest ones. */
+  private Stats createTree() {
+    Stats stats = new Stats();
+    long start = System.nanoTime();
+    List<List<String>> level = new ArrayList<>();
+    level.add(List.of(run));
+    createNamespace(stats, List.of(run));
+    for (int d = 0; d < settings.depth(); d++) {
+      List<List<String>> next = new ArrayList<>();
+      for (List<String> parent : level) {
+        for (int w = 0; w < settings.width(); w++) {
+          List<String> child = new ArrayList<>(parent);
+          child.add("ns" + w);
+          next.add(child);
+        }
+      }
+      parallel(next.size(), i -> createNamespace(stats, next.get(i)), settings.clients());
+      level = next;
+    }
+    List<String> leaves = new ArrayList<>();
+    for (List<String> ns : level) {
+      leaves.add(target.namespacePath(ns));
+    }
+    namespaces.addAll(leaves);
+    int count = leaves.size() * settings.tablesPerNamespace();
+    parallel(
+        count,
+        i -> {
+          String ns = leaves.get(i / settings.tablesPerNamespace());
+          String name = "t" + (i % settings.tablesPerNamespace());
+          timed(stats, () -> createTable(ns, name));
+        },
+        settings.clients());
+    for (String ns : leaves) {
+      for (int t = 0; t < settings.tablesPerNamespace(); t++) {
+        tables.add("namespaces/" + ns + "/tables/t" + t);
+      }
+    }
+    stats.elapsed(System.nanoTime() - start);
+    System.err.printf(
+        "  %s: create-tree %d namespaces, %d tables%n", target.name, leaves.size(), tables.size());
+    return stats;
+  }
+
+  private void createNamespace(Stats stats, List<String> levels) {
+    ObjectNode body = RestTarget.JSON.createObjectNode();
+    ArrayNode array = body.putArray("namespace");
+    levels.forEach(array::add);
+    ObjectNode props = body.putObject("properties");
+    for (int p = 0; p < settings.propertiesPerNamespace(); p++) {
+      props.put("key" + p, "value" + p);
+    }
+    timed(stats, () -> status("POST", "namespaces", body.toString()));
+  }
+
+  private int createTable(String namespacePath, String name) {
+    return status(
+        "POST",
+        "namespaces/" + namespacePath + "/tables",
+        "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA + "}");
+  }
+
+  private int listNamespaces() {
+    return status("GET", "namespaces?parent=" + run, null);
+  }
+
+  private int namespaceExists() {
+    return status("HEAD", "namespaces/" + pick(namespaces), null);
+  }
+
+  private int loadNamespace() {
+    return status("GET", "namespaces/" + pick(namespaces), null);
+  }
+
+  private int listTables() {
+    return status("GET", "namespaces/" + pick(namespaces) + "/tables", null);
+  }
+
+  private int tableExists() {
+    return status("HEAD", pick(tables), null);
+  }
+
+  private int loadTable() {
+    return status("GET", pick(tables), null);
+  }
+
+  private int mixed() {
+    return ThreadLocalRandom.current().nextInt(10) == 0 ? commitAnyTable() : loadTable();
+  }
+
+  private int commitAnyTable() {
+    return commit(pick(tables));
+  }
+
+  /** A requirement-free property update: it cannot conflict unless the catalog makes it. */
+  private int commit(String table) {
+    return status(
+        "POST",
+        table,
+        "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"bench\":\""
+            + counter.incrementAndGet()
+            + "\"}}]}");
+  }
+
+  /**
+   * Fast appends through Iceberg's Java client, which sends {@code assert-ref-snapshot-id}: a
+   * writer that loses the race gets 409, refreshes and retries (counted as conflicts and retries).
+   */
+  private Stats hotAppends(int writers) {
+    String table = tables.get(1);
+    String[] parts = table.split("/");
+    Namespace namespace =
+        Namespace.of(parts[1].split(java.util.regex.Pattern.quote(target.separator)));
+    TableIdentifier id = TableIdentifier.of(namespace, parts[3]);
+    try (RESTCatalog catalog = javaClient()) {
+      // Each 409 comes back to the writer's loop, which counts it and retries at once.
+      catalog.loadTable(id).updateProperties().set("commit.retry.num-retries", "0").commit();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    Stats stats = new Stats();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.durationSeconds());
+    long start = System.nanoTime();
+    parallel(
+        writers,
+        w -> {
+          try (RESTCatalog catalog = javaClient()) {
+            Table loaded = catalog.loadTable(id);
+            while (System.nanoTime() < deadline) {
+              long began = System.nanoTime();
+              boolean done = false;
+              while (!done && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(30)) {
+                try {
+                  loaded.newFastAppend().appendFile(file()).commit();
+                  done = true;
+                } catch (CommitFailedException e) {
+                  stats.conflict();
+                  stats.retry();
+                  loaded.refresh();
+                } catch (RuntimeException e) {
+                  stats.error();
+                  loaded.refresh();
+                }
+              }
+              if (done) {
+                stats.record(System.nanoTime() - began);
+              }
+            }
+          } catch (Exception e) {
+            throw new IllegalStateException(e);
+          }
+        });
+    stats.elapsed(System.nanoTime() - start);
+    return stats;
+  }
+
+  private RESTCatalog javaClient() {
+    Map<String, String> props = new HashMap<>();
+    props.put("uri", target.uri);
+    if (target.warehouse != null) {
+      props.put("warehouse", target.warehouse);
+    }
+    props.put("io-impl", "dev.floe.infra.storage.LocalFileIO");
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.initialize(target.name, props);
+    return catalog;
+  }
+
+  private static DataFile file() {
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath("/tmp/floe-bench/data/" + java.util.UUID.randomUUID() + ".parquet")
+        .withFileSizeInBytes(1024)
+        .withRecordCount(10)
+        .build();
+  }
+
+  /**
+   * A table with {@code bigSnapshots} snapshots, registered from a metadata file this process
+   * writes next to a table the catalog created (both catalogs run on this machine, on file://).
+   */
+  private String bigTable() {
+    String ns = namespaces.get(0);
+    RestTarget.Response seed =
+        target.call(
+            "POST",
+            "namespaces/" + ns + "/tables",
+            "{\"name\":\"big_seed\",\"schema\":" + SCHEMA + "}");
+    if (seed.status() != 200) {
+      throw new IllegalStateException("create big_seed: " + seed.status() + " " + seed.body());
+    }
+    JsonNode metadata = seed.json().path("metadata");
+    String location = metadata.path("location").asText();
+    target.call("DELETE", "namespaces/" + ns + "/tables/big_seed", null);
+    ObjectNode big = metadata.deepCopy();
+    ArrayNode snapshots = big.putArray("snapshots");
+    ArrayNode log = big.putArray("snapshot-log");
+    long now = System.currentTimeMillis() - settings.bigSnapshots() * 1000L;
+    for (int i = 1; i <= settings.bigSnapshots(); i++) {
+      ObjectNode snapshot = snapshots.addObject();
+      snapshot.put("sequence-number", i);
+      snapshot.put("snapshot-id", i);
+      if (i > 1) {
+        snapshot.put("parent-snapshot-id", i - 1);
+      }
+      snapshot.put("timestamp-ms", now + i * 1000L);
+      ObjectNode summary = snapshot.putObject("summary");
+      summary.put("operation", "append");
+      summary.put("added-data-files", "1");
+      summary.put("added-records", "10");
+      summary.put("total-records", String.valueOf(10L * i));
+      snapshot.put("manifest-list", location + "/metadata/snap-" + i + "-manifest-list.avro");
+      snapshot.put("schema-id", 0);
+      ObjectNode entry = log.addObject();
+      entry.put("timestamp-ms", now + i * 1000L);
+      entry.put("snapshot-id", i);
+    }
+    big.put("current-snapshot-id", settings.bigSnapshots());
+    big.put("last-sequence-number", settings.bigSnapshots());
+    big.put("last-updated-ms", now + settings.bigSnapshots() * 1000L);
+    ObjectNode refs = big.putObject("refs");
+    refs.putObject("main").put("snapshot-id", settings.bigSnapshots()).put("type", "branch");
+    String file = location + "/metadata/00001-big.metadata.json";
+    try {
+      Path path = Path.of(java.net.URI.create(file.startsWith("file:/") ? file : "file:" + file));
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, big.toString());
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    RestTarget.Response registered =
+        target.call(
+            "POST",
+            "namespaces/" + ns + "/register",
+            "{\"name\":\"big\",\"metadata-location\":\"" + file + "\"}");
+    if (registered.status() != 200) {
+      throw new IllegalStateException(
+          "register big: " + registered.status() + " " + registered.body());
+    }
+    System.err.printf(
+        "  %s: registered a table with %d snapshots (%d bytes of metadata)%n",
+        target.name, settings.bigSnapshots(), big.toString().length());
+    return "namespaces/" + ns + "/tables/big";
+  }
+
+  /** One namespace holding {@code manyTables} tables, created by 8 clients. */
+  private String manyTables() {
+    String ns = run + "_many";
+    target.call("POST", "namespaces", "{\"namespace\":[\"" + ns + "\"]}");
+    Stats stats = new Stats();
+    long start = System.nanoTime();
+    parallel(settings.manyTables(), i -> timed(stats, () -> createTable(ns, "t" + i)), 8);
+    stats.elapsed(System.nanoTime() - start);
+    results.put("many-tables-create", stats.toMap());
+    System.err.printf(
+        "  %s: created %d tables in one namespace, %.1f ops/s%n",
+        target.name, stats.count(), stats.opsPerSecond());
+    return RestTarget.encode(ns);
+  }
+
+  /** Walks every page; answers the last status. */
+  private int listAllPaged(String namespace, int pageSize) {
+    String token = null;
+    int pages = 0;
+    while (true) {
+      String query = "?pageSize=" + pageSize + (token == null ? "" : "&pageToken=" + token);
+      RestTarget.Response page =
+          target.call("GET", "namespaces/" + namespace + "/tables" + query, null);
+      if (page.status() != 200) {
+        return page.status();
+      }
+      JsonNode next = page.json().path("next-page-token");
+      pages++;
+      if (next.isMissingNode() || next.isNull() || next.asText().isEmpty() || pages > 100_000) {
+        return 200;
+      }
+      token = RestTarget.encode(next.asText());
+    }
+  }
+
+  private int status(String method, String path, String body) {
+    return target.call(method, path, body).status();
+  }
+
+  private Stats closedLoop(int clients, IntSupplier op) {
+    Stats stats = new Stats();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.durationSeconds());
+    long start = System.nanoTime();
+    parallel(
+        clients,
+        c -> {
+          while (System.nanoTime() < deadline) {
+            timed(stats, op);
+          }
+        });
+    stats.elapsed(System.nanoTime() - start);
+    return stats;
+  }
+
+  /**
+   * Requests at a fixed rate whatever the answers' speed; each latency counts from when its request
+   * was due, so a stall is not hidden (no coordinated omission).
+   */
+  private Stats openLoop(int perSecond, IntSupplier op) {
+    Stats stats = new Stats();
+    long total = perSecond * settings.durationSeconds();
+    long interval = 1_000_000_000L / perSecond;
+    ExecutorService pool = Executors.newFixedThreadPool(32);
+    CountDownLatch done = new CountDownLatch((int) total);
+    long start = System.nanoTime();
+    for (long i = 0; i < total; i++) {
+      long due = start + i * interval;
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+      }
+      pool.execute(
+          () -> {
+            int status = op.getAsInt();
+            if (status >= 200 && status < 300) {
+              stats.record(System.nanoTime() - due);
+            } else {
+              stats.error();
+            }
+            done.countDown();
+          });
+    }
+    try {
+      done.await(5, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    stats.elapsed(System.nanoTime() - start);
+    pool.shutdownNow();
+    return stats;
+  }
+
+  private static void timed(Stats stats, IntSupplier op) {
+    long began = System.nanoTime();
+    int status = op.getAsInt();
+    if (status >= 200 && status < 300) {
+      stats.record(System.nanoTime() - began);
+    } else if (status == 409) {
+      stats.conflict();
+    } else {
+      stats.error();
+    }
+  }
+
+  private static void parallel(int tasks, java.util.function.IntConsumer task) {
+    parallel(tasks, task, tasks);
+  }
+
+  private static void parallel(int tasks, java.util.function.IntConsumer task, int threads) {
+    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, 64)));
+    List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+    for (int i = 0; i < tasks; i++) {
+      int index = i;
+      futures.add(pool.submit(() -> task.accept(index)));
+    }
+    try {
+      for (java.util.concurrent.Future<?> future : futures) {
+        future.get();
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static String pick(List<String> items) {
+    return items.get(ThreadLocalRandom.current().nextInt(items.size()));
+  }
+}

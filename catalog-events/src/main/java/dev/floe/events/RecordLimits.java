@@ -1,0 +1,21 @@
+package dev.floe.events;
+
+/**
+ * How large one Kafka record of Floe's may be. A table's state, its reply and its create or
+ * register event each carry the whole metadata document, and a table with ten thousand snapshots
+ * has a metadata document of about 4 MB, so Kafka's default of 1 MB is far too small. The broker,
+ * Floe's topics, the changelog topics and every producer are configured for {@link
+ * #MAX_RECORD_BYTES}; the processor refuses a change whose table state would exceed {@link
+ * #MAX_TABLE_STATE_BYTES} (a 413, nothing applied), leaving room for the JSON escaping of the
+ * reply.
+ */
+public final class RecordLimits {
+  private RecordLimits() {}
+
+  public static final int MAX_RECORD_BYTES = 32 * 1024 * 1024;
+
+  public static final int MAX_TABLE_STATE_BYTES = 24 * 1024 * 1024;
+
+  /** {@code max.request.size} of producers: one record and its batch overhead. */
+  public static final int MAX_REQUEST_BYTES = MAX_RECORD_BYTES + 64 * 1024;
+}
