@@ -182,7 +182,7 @@ public final class FloeServer implements AutoCloseable {
           return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
         });
     streams.start();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (streams.state() != KafkaStreams.State.RUNNING) {
       if (System.nanoTime() > deadline || !streams.state().isRunningOrRebalancing()) {
         throw new IllegalStateException("The command processor did not start: " + streams.state());

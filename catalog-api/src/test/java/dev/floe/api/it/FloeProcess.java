@@ -118,7 +118,7 @@ public final class FloeProcess implements AutoCloseable {
   }
 
   private void awaitReady() {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(300);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
         throw new IllegalStateException(
@@ -143,7 +143,7 @@ public final class FloeProcess implements AutoCloseable {
       }
     }
     throw new IllegalStateException(
-        "floe serve was not ready within 120 s; see " + log.toAbsolutePath());
+        "floe serve was not ready within 300 s; see " + log.toAbsolutePath());
   }
 
   /** Whether the process runs (false after {@link #kill()} until the next {@link #start()}). */
