@@ -4,7 +4,7 @@
 # workloads against both, alternating workload by workload, then measures Floe's log replay, and
 # writes docs/benchmarks.md (tables generated from the run, then bench/notes.md).
 #
-#   bench/run.sh                      # the full run (about 25 minutes on 2 cores)
+#   bench/run.sh                      # the full run (tens of minutes on 2 cores: 10,000 tables each)
 #   bench/run.sh --duration 5 --many-tables 1000 --big-snapshots 2000   # a quick look
 #
 # Any option of `floe bench` may follow (see bench/src/main/java/dev/floe/bench/Bench.java).

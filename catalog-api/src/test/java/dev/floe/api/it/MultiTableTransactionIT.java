@@ -297,7 +297,8 @@ class MultiTableTransactionIT {
                     Set<String> seenFirst = ops(catalog.loadTable(tables.get(first)));
                     Set<String> seenSecond = ops(catalog.loadTable(tables.get(second)));
                     for (String op : seenFirst) {
-                      Set<TableIdentifier> on = acknowledgedOrPending(acknowledged, op);
+                      // Only an acknowledged transaction is known to span both tables.
+                      Set<TableIdentifier> on = acknowledged.get(op);
                       if (on != null
                           && on.contains(tables.get(second))
                           && !seenSecond.contains(op)) {
@@ -341,14 +342,6 @@ class MultiTableTransactionIT {
           .as("transactions acknowledged")
           .isPositive();
     }
-  }
-
-  /**
-   * The op ids a reader must find on both tables: only a transaction's, known once acknowledged.
-   */
-  private static Set<TableIdentifier> acknowledgedOrPending(
-      Map<String, Set<TableIdentifier>> acknowledged, String op) {
-    return acknowledged.get(op);
   }
 
   /**

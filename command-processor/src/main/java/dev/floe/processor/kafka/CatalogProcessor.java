@@ -171,7 +171,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         emit(record, command.header(), retry.get());
         return;
       }
-      if (waitsForTransaction(record, false)) {
+      // Of the commands, only a table commit is keyed by a table that a transaction may hold.
+      if (command instanceof CommitTableCommand && waitsForTransaction(record, false)) {
         return;
       }
       handle(
