@@ -56,6 +56,7 @@ public final class FloeServer implements AutoCloseable {
   private Purger purger;
   private KafkaAuditLog audit;
   private LineageIndex lineage;
+  private dev.floe.projections.access.AccessView accessView;
   private final MetadataFiles metadataFiles = new MetadataFiles();
   private KafkaReachability kafkaReachability;
 
@@ -122,12 +123,32 @@ public final class FloeServer implements AutoCloseable {
             metadataFiles,
             metrics,
             new AsOfCatalogs(bootstrapServers, topics.events()));
+    accessView =
+        new dev.floe.projections.access.AccessView(
+                bootstrapServers,
+                topics.applicationId()
+                    + "-"
+                    + dev.floe.events.state.StoreNames.ACCESS
+                    + "-changelog")
+            .start(Duration.ofMinutes(5));
+    catalog.withAccess(accessView::snapshot);
+    AccessSetup access = new AccessSetup(accessView, vertx, this::peers);
+    // Before the router is in place, so a ready instance always has its admin token.
+    if (config.auth().enabled()) {
+      AccessSetup.bootstrapAdmin(config, accessView, this::submitNow, instanceId);
+    } else {
+      LOG.warn(
+          "AUTHENTICATION IS OFF (floe.auth=none): every request acts as an unrestricted"
+              + " 'anonymous'. Use this for local experiments only.");
+    }
     audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
     lineage = new LineageIndex(bootstrapServers, topics.events()).start();
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =
-        IcebergRoutes.router(catalog, audit, lineage)
+        IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
+            .authenticator(new dev.floe.api.auth.Authenticator(config.auth(), accessView::snapshot))
+            .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
             .metrics(metrics)
@@ -154,6 +175,23 @@ public final class FloeServer implements AutoCloseable {
         request.response(),
         new ApiException(
             503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
+  }
+
+  private dev.floe.events.CommandReply submitNow(dev.floe.events.command.CatalogCommand command) {
+    try {
+      return gateway.submit(command).get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot set up the admin principal: " + e, e);
+    }
+  }
+
+  /** The other instances serving this catalog (Kafka Streams' application.server of each). */
+  private java.util.List<org.apache.kafka.streams.state.HostInfo> peers() {
+    return streams.metadataForAllStreamsClients().stream()
+        .map(org.apache.kafka.streams.StreamsMetadata::hostInfo)
+        .filter(host -> !host.equals(self))
+        .distinct()
+        .toList();
   }
 
   public int port() {
@@ -226,6 +264,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (lineage != null) {
       lineage.close();
+    }
+    if (accessView != null) {
+      accessView.close();
     }
     if (kafkaReachability != null) {
       kafkaReachability.close();

@@ -11,18 +11,21 @@ public final class Main {
   private static final String USAGE =
       """
 Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
-                  [--kafka host:port,...] [--config floe.properties]
+                  [--kafka host:port,...] [--config floe.properties] [--auth none]
        floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
        floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
                    [--out DIR] [--no-compare] [--until <time|offset>]
        floe events tail [...]   floe audit tail [...]   (see README.md)
        floe broker [--data-dir ./floe-broker] [--port 0]
+       floe principals|tokens|grants|visibility ...   (floe principals help)
 
   --port       HTTP port of the Iceberg REST catalog (default 8181)
   --host       address to listen on (default 0.0.0.0)
   --data-dir   where the embedded broker, the stores and the default warehouse live
   --kafka      use this Kafka cluster instead of starting an embedded broker
   --config     a properties file; see README.md for every key
+  --auth none  turn authentication off: every request is an unrestricted 'anonymous' (local
+               experiments only; the default is bearer tokens)
 
 floe latency measures sequential commit and load round trips against a running catalog.
 floe replay rebuilds the catalog from floe.events and compares it with the live one.
@@ -38,6 +41,13 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
       System.exit(
           dev.floe.api.tools.TailCommand.run(
               args[0], java.util.Arrays.copyOfRange(args, 1, args.length), System.out));
+      return;
+    }
+    if (args.length > 0
+        && java.util.Set.of("principals", "tokens", "grants", "visibility").contains(args[0])) {
+      System.exit(
+          dev.floe.api.tools.ManageCommand.run(
+              args[0], java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
       return;
     }
     if (args.length > 0 && "replay".equals(args[0])) {
@@ -74,6 +84,7 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
         case "--host" -> overrides.put("floe.host", value);
         case "--data-dir" -> overrides.put("floe.data-dir", value);
         case "--kafka" -> overrides.put("floe.kafka.bootstrap-servers", value);
+        case "--auth" -> overrides.put("floe.auth", value);
         case "--config" -> configFile = Path.of(value);
         default -> fail("Unknown option " + flag);
       }
@@ -131,15 +142,16 @@ Floe is serving the Iceberg REST catalog at %s
   kafka:          %s
   warehouse:      %s -> %s
 
+%s
 Spark:
   --conf spark.sql.catalog.floe=org.apache.iceberg.spark.SparkCatalog
   --conf spark.sql.catalog.floe.type=rest
   --conf spark.sql.catalog.floe.uri=%s
-  --conf spark.sql.catalog.floe.warehouse=%s
+  --conf spark.sql.catalog.floe.warehouse=%s%s
 
 PyIceberg:
   from pyiceberg.catalog import load_catalog
-  catalog = load_catalog("floe", uri="%s", warehouse="%s")
+  catalog = load_catalog("floe", uri="%s", warehouse="%s"%s)
 """
         .formatted(
             url,
@@ -149,10 +161,22 @@ PyIceberg:
                 : config.kafkaBootstrap(),
             config.defaultWarehouse(),
             config.warehouseRoot(config.defaultWarehouse()),
+            config.auth().enabled()
+                ? "  admin token:    "
+                    + config.dataDir().resolve("admin.token")
+                    + " (owner-only; create principals and tokens with floe principals|tokens)\n"
+                : "  AUTHENTICATION IS OFF (--auth none): anyone who can reach this port is"
+                      + " admin\n",
             url,
             config.defaultWarehouse(),
+            config.auth().enabled()
+                ? "\n  --conf spark.sql.catalog.floe.token=$(cat "
+                    + config.dataDir().resolve("admin.token")
+                    + ")"
+                : "",
             url,
-            config.defaultWarehouse());
+            config.defaultWarehouse(),
+            config.auth().enabled() ? ", token=\"<the token>\"" : "");
   }
 
   private static Map<String, String> flags(String[] args) {

@@ -54,6 +54,14 @@ public final class Keys {
     return String.join(".", parts);
   }
 
+  /** The key of the access-control state: principals, tokens, grants, visibility (one writer). */
+  public static final String ACCESS = "~access";
+
+  /** One name part, percent-encoded as in every key. */
+  public static String part(String part) {
+    return encode(part);
+  }
+
   private static String encode(String part) {
     return URLEncoder.encode(part, StandardCharsets.UTF_8).replace(".", "%2E").replace("+", "%20");
   }

@@ -20,6 +20,10 @@ public enum RejectionCode {
   STORAGE_FAILED,
   /** The change would make a table's state larger than Floe's records take; nothing applied. */
   TOO_LARGE,
+  PRINCIPAL_NOT_FOUND,
+  PRINCIPAL_ALREADY_EXISTS,
+  TOKEN_NOT_FOUND,
+  GRANT_NOT_FOUND,
   /** A bug: the processor could not decide the command; nothing was applied. */
   INTERNAL_ERROR
 }

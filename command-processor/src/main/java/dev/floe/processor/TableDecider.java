@@ -15,6 +15,7 @@ import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.MoveTableGrantsStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.PrepareTableStep;
@@ -248,6 +249,15 @@ public final class TableDecider {
             id,
             step.header().principal(),
             state.sequence());
-    return new Decision(List.of(event), List.of(), CommandReply.done(id), state, false, false);
+    // The grants on the old name follow; that step acknowledges the rename.
+    return new Decision(
+        List.of(event),
+        List.of(
+            new MoveTableGrantsStep(
+                step.header(), step.warehouse(), step.source(), step.destination())),
+        null,
+        state,
+        false,
+        false);
   }
 }

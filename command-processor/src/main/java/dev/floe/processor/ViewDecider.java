@@ -15,6 +15,7 @@ import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.MoveTableGrantsStep;
 import dev.floe.processor.step.MoveViewInStep;
 import dev.floe.processor.step.MoveViewOutStep;
 import dev.floe.processor.step.RegisterViewStep;
@@ -199,6 +200,15 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             state.sequence());
-    return new Decision(List.of(event), List.of(), CommandReply.done(id), state, false, false);
+    // The grants on the old name follow; that step acknowledges the rename.
+    return new Decision(
+        List.of(event),
+        List.of(
+            new MoveTableGrantsStep(
+                step.header(), step.warehouse(), step.source(), step.destination())),
+        null,
+        state,
+        false,
+        false);
   }
 }

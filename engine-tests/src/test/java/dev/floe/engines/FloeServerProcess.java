@@ -107,7 +107,7 @@ final class FloeServerProcess implements AutoCloseable {
   private boolean configAnswers() {
     try {
       HttpURLConnection connection =
-          (HttpURLConnection) URI.create(uri() + "/v1/config").toURL().openConnection();
+          (HttpURLConnection) URI.create(uri() + "/health/ready").toURL().openConnection();
       connection.setConnectTimeout(1000);
       connection.setReadTimeout(1000);
       try {

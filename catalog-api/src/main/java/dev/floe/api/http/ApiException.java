@@ -23,6 +23,15 @@ public class ApiException extends RuntimeException {
     return new ApiException(400, "BadRequestException", String.format(format, args));
   }
 
+  /** The caller is authenticated but may not do this; names no more than the request did. */
+  public static ApiException forbidden(String caller, String what) {
+    return new ApiException(403, "ForbiddenException", "Forbidden: " + caller + " may not " + what);
+  }
+
+  public static ApiException notAuthenticated(String why) {
+    return new ApiException(401, "NotAuthorizedException", "Not authorized: " + why);
+  }
+
   public static ApiException noSuchWarehouse(String warehouse) {
     return new ApiException(
         404, "NoSuchWarehouseException", "Warehouse does not exist: " + warehouse);

@@ -21,6 +21,8 @@ public final class CatalogContext {
   private final MetadataFiles metadataFiles;
   private final CatalogMetrics metrics;
   private final AsOfCatalogs asOf;
+  private java.util.function.Supplier<dev.floe.projections.access.AccessSnapshot> access =
+      () -> dev.floe.projections.access.AccessSnapshot.EMPTY;
 
   public CatalogContext(
       FloeConfig config,
@@ -37,6 +39,17 @@ public final class CatalogContext {
     this.metadataFiles = metadataFiles;
     this.metrics = metrics;
     this.asOf = asOf;
+  }
+
+  /** Where the current access-control state is read (set once, before serving). */
+  public CatalogContext withAccess(
+      java.util.function.Supplier<dev.floe.projections.access.AccessSnapshot> access) {
+    this.access = access;
+    return this;
+  }
+
+  public dev.floe.projections.access.AccessSnapshot access() {
+    return access.get();
   }
 
   public MetadataFiles metadataFiles() {
@@ -126,7 +139,7 @@ public final class CatalogContext {
     return new CommandHeader(
         commandId,
         System.currentTimeMillis(),
-        "anonymous",
+        request.principalName(),
         gateway.instanceId(),
         idempotencyKey,
         idempotencyKey == null ? null : request.fingerprint());

@@ -43,6 +43,9 @@ public final class HttpErrors {
           rejected(422, "UnprocessableEntityException", rejection);
       case STORAGE_FAILED -> rejected(503, "ServiceUnavailableException", rejection);
       case TOO_LARGE -> rejected(413, "RequestTooLargeException", rejection);
+      case PRINCIPAL_NOT_FOUND, TOKEN_NOT_FOUND, GRANT_NOT_FOUND ->
+          rejected(404, "NotFoundException", rejection);
+      case PRINCIPAL_ALREADY_EXISTS -> rejected(409, "AlreadyExistsException", rejection);
       case INTERNAL_ERROR -> rejected(500, "InternalServerError", rejection);
     };
   }

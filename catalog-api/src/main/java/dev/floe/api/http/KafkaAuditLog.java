@@ -72,7 +72,7 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
         new AuditRecord(
             Uuid7.next().toString(),
             Instant.now().toString(),
-            "anonymous",
+            request.principalName(),
             request.requestId(),
             request.header("Idempotency-Key"),
             request.method(),

@@ -39,7 +39,9 @@ final class Listings {
             page ->
                 HttpResult.json(
                     ListTablesResponse.builder()
-                        .addAll(page.items())
+                        .addAll(
+                            Guards.readableTables(
+                                catalog, request, warehouse, namespace, page.items()))
                         .nextPageToken(page.nextPageToken())
                         .build()));
   }

@@ -47,7 +47,7 @@ final class NamespaceHandlers {
             (Page<Namespace> page) ->
                 HttpResult.json(
                     ListNamespacesResponse.builder()
-                        .addAll(page.items())
+                        .addAll(Guards.visibleNamespaces(catalog, request, warehouse, page.items()))
                         .nextPageToken(page.nextPageToken())
                         .build()));
   }

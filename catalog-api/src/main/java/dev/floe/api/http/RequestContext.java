@@ -19,6 +19,7 @@ public final class RequestContext {
   private final Buffer body;
   private final String requestId = dev.floe.api.Uuid7.next().toString();
   private volatile String commandId;
+  private volatile dev.floe.api.auth.Caller caller;
 
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
@@ -37,6 +38,21 @@ public final class RequestContext {
 
   void commandId(String id) {
     this.commandId = id;
+  }
+
+  /** Who sent the request, once authenticated; null before (or when it was not). */
+  public dev.floe.api.auth.Caller caller() {
+    return caller;
+  }
+
+  void caller(dev.floe.api.auth.Caller caller) {
+    this.caller = caller;
+  }
+
+  /** The caller's name for the log and the audit: {@code unauthenticated} when there is none. */
+  public String principalName() {
+    dev.floe.api.auth.Caller current = caller;
+    return current == null ? "unauthenticated" : current.name();
   }
 
   /**
@@ -128,6 +144,32 @@ public final class RequestContext {
       throw ApiException.badRequest("Invalid namespace: empty level in %s", Namespace.of(levels));
     }
     return Namespace.of(levels);
+  }
+
+  /** The body as a JSON object (management routes); 400 when it is missing or not an object. */
+  public com.fasterxml.jackson.databind.JsonNode json() {
+    if (body == null || body.length() == 0) {
+      throw ApiException.badRequest("Missing request body");
+    }
+    com.fasterxml.jackson.databind.JsonNode node;
+    try {
+      node = dev.floe.events.FloeJson.mapper().readTree(body.getBytes());
+    } catch (IOException | RuntimeException e) {
+      throw ApiException.badRequest("Malformed request body: %s", BodyParser.describe(e));
+    }
+    if (node == null || !node.isObject()) {
+      throw ApiException.badRequest("Request body must be a JSON object");
+    }
+    return node;
+  }
+
+  public boolean hasBody() {
+    return body != null && body.length() > 0;
+  }
+
+  /** A path parameter, decoded. */
+  public String param(String name) {
+    return params.get(name);
   }
 
   /** Parses the body as an Iceberg REST request and runs its own validation. */

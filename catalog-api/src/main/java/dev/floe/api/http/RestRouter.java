@@ -42,6 +42,11 @@ public final class RestRouter {
 
   private record Route(
       HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
+    /** Probes and the internal routes are answered without a token. */
+    boolean open() {
+      return !audited;
+    }
+
     String template() {
       return method + " " + path;
     }
@@ -180,6 +185,15 @@ public final class RestRouter {
     }
     RequestContext context = new RequestContext(request, params, body);
     response.putHeader("X-Request-Id", context.requestId());
+    if (!route.open()) {
+      try {
+        context.caller(authenticator.authenticate(request.getHeader("Authorization")));
+      } catch (dev.floe.api.auth.Authenticator.NotAuthenticatedException e) {
+        response.putHeader("WWW-Authenticate", "Bearer");
+        failAudited(context, route, ApiException.notAuthenticated(e.getMessage()));
+        return;
+      }
+    }
     Future<HttpResult> result;
     try {
       result = route.handler().handle(context);
@@ -251,6 +265,17 @@ public final class RestRouter {
   }
 
   private Forwarder forwarder;
+
+  private dev.floe.api.auth.Authenticator authenticator =
+      new dev.floe.api.auth.Authenticator(
+          dev.floe.infra.config.AuthConfig.NONE,
+          () -> dev.floe.projections.access.AccessSnapshot.EMPTY);
+
+  /** How requests are authenticated (default: not at all, every caller is {@code anonymous}). */
+  public RestRouter authenticator(dev.floe.api.auth.Authenticator authenticator) {
+    this.authenticator = authenticator;
+    return this;
+  }
 
   private String servedBy;
 

@@ -35,9 +35,26 @@ public final class FloeProcess implements AutoCloseable {
    */
   public FloeProcess(Path dataDir, java.util.Map<String, String> properties) {
     this.dataDir = dataDir;
-    this.properties = properties;
+    // Tests that are not about access control run without it; the access tests set floe.auth.
+    java.util.Map<String, String> withAuth = new java.util.HashMap<>(properties);
+    withAuth.putIfAbsent("floe.auth", "none");
+    this.properties = java.util.Map.copyOf(withAuth);
     this.port = freePort();
     this.log = Path.of("target", "it-logs", dataDir.getFileName() + ".log");
+  }
+
+  /** The admin token the server wrote on first start (access-control tests). */
+  public String adminToken() {
+    try {
+      return Files.readString(dataDir.resolve("admin.token")).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Where the server's output goes. */
+  public Path log() {
+    return log;
   }
 
   public String uri() {
@@ -126,7 +143,7 @@ public final class FloeProcess implements AutoCloseable {
       }
       try {
         HttpURLConnection connection =
-            (HttpURLConnection) URI.create(uri() + "/v1/config").toURL().openConnection();
+            (HttpURLConnection) URI.create(uri() + "/health/ready").toURL().openConnection();
         connection.setConnectTimeout(1000);
         connection.setReadTimeout(1000);
         if (connection.getResponseCode() == 200) {

@@ -25,7 +25,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = DropViewCommand.class, name = "drop-view"),
   @JsonSubTypes.Type(value = RenameViewCommand.class, name = "rename-view"),
   @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view"),
-  @JsonSubTypes.Type(value = CommitTransactionCommand.class, name = "commit-transaction")
+  @JsonSubTypes.Type(value = CommitTransactionCommand.class, name = "commit-transaction"),
+  @JsonSubTypes.Type(value = ChangeAccessCommand.class, name = "change-access")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -43,7 +44,8 @@ public sealed interface CatalogCommand
         DropViewCommand,
         RenameViewCommand,
         RegisterViewCommand,
-        CommitTransactionCommand {
+        CommitTransactionCommand,
+        ChangeAccessCommand {
 
   CommandHeader header();
 

@@ -18,7 +18,8 @@ public sealed interface CatalogEvent
         ViewReplacedEvent,
         ViewDroppedEvent,
         ViewRenamedEvent,
-        ViewRegisteredEvent {
+        ViewRegisteredEvent,
+        AccessChangedEvent {
 
   String warehouse();
 

@@ -19,7 +19,8 @@ public final class EventTypes {
           Map.entry("floe.view.replaced", ViewReplacedEvent.class),
           Map.entry("floe.view.dropped", ViewDroppedEvent.class),
           Map.entry("floe.view.renamed", ViewRenamedEvent.class),
-          Map.entry("floe.view.registered", ViewRegisteredEvent.class));
+          Map.entry("floe.view.registered", ViewRegisteredEvent.class),
+          Map.entry("floe.access.changed", AccessChangedEvent.class));
 
   private EventTypes() {}
 

@@ -17,5 +17,11 @@ public final class StoreNames {
   /** Per principal and Idempotency-Key, on the partition of the keyed command: its outcome. */
   public static final String IDEMPOTENCY = "floe-idempotency";
 
+  /**
+   * On the partition of {@code ~access}: principals, token hashes, roles, grants and visibility
+   * ({@code dev.floe.events.access.AccessEntries}). Every instance follows its changelog.
+   */
+  public static final String ACCESS = "floe-access";
+
   private StoreNames() {}
 }

@@ -6,7 +6,9 @@ import dev.floe.events.Keys;
 import dev.floe.events.RecordLimits;
 import dev.floe.events.Rejection;
 import dev.floe.events.RejectionCode;
+import dev.floe.events.access.AccessChange;
 import dev.floe.events.command.CatalogCommand;
+import dev.floe.events.command.ChangeAccessCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CommitTransactionCommand;
@@ -27,6 +29,7 @@ import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.IdempotencyOutcomeStep;
+import dev.floe.processor.step.MoveTableGrantsStep;
 import dev.floe.processor.step.MoveTableInStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.MoveViewInStep;
@@ -67,6 +70,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private KeyValueStore<String, byte[]> directory;
   private KeyValueStore<String, byte[]> tables;
   private KeyValueStore<String, byte[]> views;
+  private StoreAccess access;
   private IdempotencyLedger ledger;
   private final java.time.Duration idempotencyLifetime;
   private final FaultPoints faults;
@@ -88,6 +92,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.directory = context.getStateStore(StoreNames.DIRECTORY);
     this.tables = context.getStateStore(StoreNames.TABLES);
     this.views = context.getStateStore(StoreNames.VIEWS);
+    this.access = new StoreAccess(context.getStateStore(StoreNames.ACCESS));
     this.ledger =
         new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
     context.schedule(
@@ -333,6 +338,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   private Decision decideCommand(String key, CatalogCommand command) {
+    if (command instanceof ChangeAccessCommand change) {
+      return access.decide(change.header(), change.change());
+    }
     if (command instanceof CommitViewCommand commit) {
       Decision decision = ViewDecider.commit(read(views, key), commit);
       write(views, key, decision);
@@ -360,6 +368,16 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   private Decision decideStep(String key, TableStep step) {
+    if (step instanceof MoveTableGrantsStep move) {
+      return access.decide(
+          move.header(),
+          new AccessChange.MoveTableGrants(
+              move.warehouse(),
+              List.of(move.source().namespace().levels()),
+              move.source().name(),
+              List.of(move.destination().namespace().levels()),
+              move.destination().name()));
+    }
     if (step instanceof ReleaseTableNameStep release) {
       new StoreDirectory(directory, release.warehouse()).apply(release);
       return Decision.rejected(release.header().commandId(), release.rejection());

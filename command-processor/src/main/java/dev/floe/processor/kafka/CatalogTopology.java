@@ -56,7 +56,11 @@ public final class CatalogTopology {
         "steps-in");
     for (String store :
         List.of(
-            StoreNames.DIRECTORY, StoreNames.TABLES, StoreNames.VIEWS, StoreNames.IDEMPOTENCY)) {
+            StoreNames.DIRECTORY,
+            StoreNames.TABLES,
+            StoreNames.VIEWS,
+            StoreNames.IDEMPOTENCY,
+            StoreNames.ACCESS)) {
       topology.addStateStore(
           Stores.keyValueStoreBuilder(
               Stores.persistentKeyValueStore(store), Serdes.String(), Serdes.ByteArray()),

@@ -28,7 +28,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = IdempotencyOutcomeStep.class, name = "idempotency-outcome"),
   @JsonSubTypes.Type(value = PrepareTableStep.class, name = "prepare-table"),
   @JsonSubTypes.Type(value = TransactionVoteStep.class, name = "transaction-vote"),
-  @JsonSubTypes.Type(value = ResolvePreparedStep.class, name = "resolve-prepared")
+  @JsonSubTypes.Type(value = ResolvePreparedStep.class, name = "resolve-prepared"),
+  @JsonSubTypes.Type(value = MoveTableGrantsStep.class, name = "move-table-grants")
 })
 public sealed interface TableStep
     permits CreateTableStep,
@@ -46,7 +47,8 @@ public sealed interface TableStep
         IdempotencyOutcomeStep,
         PrepareTableStep,
         TransactionVoteStep,
-        ResolvePreparedStep {
+        ResolvePreparedStep,
+        MoveTableGrantsStep {
   CommandHeader header();
 
   String warehouse();

@@ -18,6 +18,7 @@ import java.util.Properties;
  * @param kafkaBootstrap {@code host:port,…} of an existing cluster, or null for the embedded one
  * @param warehouses warehouse name → storage root ({@code file:///…})
  * @param haltBefore fault tests only: record types before which the processor halts the process
+ * @param auth how requests are authenticated
  */
 public record FloeConfig(
     String host,
@@ -37,10 +38,12 @@ public record FloeConfig(
     boolean auditReads,
     int standbyReplicas,
     Duration idempotencyKeyLifetime,
-    java.util.Set<String> haltBefore) {
+    java.util.Set<String> haltBefore,
+    AuthConfig auth) {
 
   public FloeConfig {
     haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
+    auth = auth == null ? AuthConfig.NONE : auth;
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
     if (!warehouses.containsKey(defaultWarehouse)) {
@@ -112,7 +115,8 @@ public record FloeConfig(
         java.util.Arrays.stream(props.getProperty("floe.testing.halt-before", "").split(","))
             .map(String::trim)
             .filter(type -> !type.isEmpty())
-            .collect(java.util.stream.Collectors.toSet()));
+            .collect(java.util.stream.Collectors.toSet()),
+        AuthConfig.fromProperties(props));
   }
 
   private static String trimSlash(String location) {

@@ -1,0 +1,366 @@
+package dev.floe.api.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.api.auth.Caller;
+import dev.floe.api.auth.Tokens;
+import dev.floe.events.FloeJson;
+import dev.floe.events.access.AccessChange;
+import dev.floe.events.access.AccessEntries;
+import dev.floe.events.access.AccessEntries.Action;
+import dev.floe.events.access.AccessEntries.GrantEntry;
+import dev.floe.events.access.AccessEntries.Principal;
+import dev.floe.events.access.AccessEntries.Token;
+import dev.floe.events.command.ChangeAccessCommand;
+import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * The management API ({@code /management/v1}, docs/security.md and docs/management-api.yaml):
+ * principals, their warehouse roles and tokens, grants and namespace visibility. Every change is a
+ * command decided by the processor and an event on the log; the answer waits until every instance
+ * applies it, so it holds on the next request wherever that lands.
+ */
+public final class ManagementHandlers {
+  /** Makes every instance apply the access changes committed so far. */
+  public interface AccessSync {
+    Future<Void> everywhere();
+  }
+
+  private final CatalogContext catalog;
+  private final AccessSync sync;
+
+  ManagementHandlers(CatalogContext catalog, AccessSync sync) {
+    this.catalog = catalog;
+    this.sync = sync;
+  }
+
+  Future<HttpResult> handleWhoAmI(RequestContext request) {
+    Caller caller = request.caller();
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    body.put("principal", caller.name());
+    body.put("authenticated", !caller.unrestricted());
+    body.put("superuser", caller.unrestricted() || catalog.access().isSuperuser(caller.name()));
+    ObjectNode roles = body.putObject("roles");
+    catalog
+        .access()
+        .principal(caller.name())
+        .ifPresent(p -> p.roles().forEach((wh, role) -> roles.put(wh, role.label())));
+    return json(200, body);
+  }
+
+  Future<HttpResult> handleListPrincipals(RequestContext request) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    ArrayNode principals = body.putArray("principals");
+    catalog.access().principals().forEach(p -> principals.add(principalJson(p)));
+    return json(200, body);
+  }
+
+  Future<HttpResult> handleGetPrincipal(RequestContext request) {
+    String name = request.param("principal");
+    Principal principal =
+        catalog.access().principal(name).orElseThrow(() -> notFound("No such principal: " + name));
+    return json(200, principalJson(principal));
+  }
+
+  Future<HttpResult> handleCreatePrincipal(RequestContext request) {
+    JsonNode body = request.json();
+    String name = requireName(text(body, "name", true), "principal name");
+    String kind = text(body, "kind", false);
+    if (kind != null && !kind.equals("user") && !kind.equals("service")) {
+      throw ApiException.badRequest("Invalid kind: %s (expected user or service)", kind);
+    }
+    AccessChange.CreatePrincipal change =
+        new AccessChange.CreatePrincipal(name, kind, text(body, "email", false));
+    return change(request, change)
+        .map(
+            v ->
+                jsonResult(
+                    201,
+                    principalJson(new Principal(name, change.kind(), change.email(), Map.of()))));
+  }
+
+  Future<HttpResult> handleDeletePrincipal(RequestContext request) {
+    return change(request, new AccessChange.DeletePrincipal(request.param("principal")))
+        .map(v -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleSetRole(RequestContext request) {
+    String warehouse = roleWarehouse(request);
+    AccessEntries.Role role;
+    try {
+      role = AccessEntries.Role.parse(text(request.json(), "role", true));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("%s", e.getMessage());
+    }
+    return change(request, new AccessChange.SetRole(request.param("principal"), warehouse, role))
+        .map(v -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleRemoveRole(RequestContext request) {
+    String warehouse = roleWarehouse(request);
+    return change(request, new AccessChange.SetRole(request.param("principal"), warehouse, null))
+        .map(v -> HttpResult.noContent());
+  }
+
+  /** A new token, shown once in this answer; only its hash is kept. */
+  Future<HttpResult> handleCreateToken(RequestContext request) {
+    String principal = request.param("principal");
+    requireSelfOrSuperuser(request, principal);
+    long expiresAt = 0;
+    if (request.hasBody()) {
+      JsonNode seconds = request.json().get("expires-in-seconds");
+      if (seconds != null && !seconds.isNull()) {
+        if (!seconds.canConvertToLong() || seconds.asLong() < 1) {
+          throw ApiException.badRequest("Invalid expires-in-seconds: must be a positive integer");
+        }
+        expiresAt = System.currentTimeMillis() + seconds.asLong() * 1000;
+      }
+    }
+    String token = Tokens.newToken();
+    String id = Tokens.newTokenId();
+    long expiresAtMillis = expiresAt;
+    return change(
+            request,
+            new AccessChange.IssueToken(id, principal, Tokens.hash(token), expiresAtMillis))
+        .map(
+            v -> {
+              ObjectNode body = tokenJson(new Token(id, principal, null, expiresAtMillis));
+              body.put("token", token);
+              return jsonResult(201, body);
+            });
+  }
+
+  Future<HttpResult> handleListTokens(RequestContext request) {
+    String principal = request.param("principal");
+    requireSelfOrSuperuser(request, principal);
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    ArrayNode tokens = body.putArray("tokens");
+    catalog.access().tokens().stream()
+        .filter(t -> t.principal().equals(principal))
+        .forEach(t -> tokens.add(tokenJson(t)));
+    return json(200, body);
+  }
+
+  Future<HttpResult> handleRevokeToken(RequestContext request) {
+    String id = request.param("token");
+    Token token = catalog.access().token(id).orElseThrow(() -> notFound("No such token: " + id));
+    requireSelfOrSuperuser(request, token.principal());
+    return change(request, new AccessChange.RevokeToken(id)).map(v -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleListGrants(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Caller caller = request.caller();
+    boolean admin =
+        caller.unrestricted()
+            || catalog.access().roleAction(caller.name(), warehouse).orElse(null) == Action.MANAGE;
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    ArrayNode grants = body.putArray("grants");
+    for (GrantEntry grant : catalog.access().grants(warehouse)) {
+      // Without the admin role: the caller's own grants and those on what it manages.
+      if (admin
+          || grant.principal().equals(caller.name())
+          || manages(caller, warehouse, grant.namespace(), grant.table())) {
+        grants.add(grantJson(grant));
+      }
+    }
+    ArrayNode visible = body.putArray("public-namespaces");
+    catalog.access().publicNamespaces(warehouse).forEach(v -> visible.add(levels(v.namespace())));
+    return json(200, body);
+  }
+
+  Future<HttpResult> handleGrant(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    JsonNode body = request.json();
+    List<String> namespace = namespace(body);
+    String table = text(body, "table", false);
+    Action action;
+    try {
+      action = Action.parse(text(body, "action", true));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("%s", e.getMessage());
+    }
+    requireManage(request, warehouse, namespace, table);
+    return change(
+            request,
+            new AccessChange.Grant(
+                warehouse, text(body, "principal", true), namespace, table, action))
+        .map(v -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleRevoke(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    JsonNode body = request.json();
+    List<String> namespace = namespace(body);
+    String table = text(body, "table", false);
+    requireManage(request, warehouse, namespace, table);
+    return change(
+            request,
+            new AccessChange.Revoke(warehouse, text(body, "principal", true), namespace, table))
+        .map(v -> HttpResult.noContent());
+  }
+
+  Future<HttpResult> handleGetVisibility(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    Namespace namespace = request.namespace();
+    Guards.SEE_NAMESPACE.check(catalog, request);
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    body.set("namespace", levels(Guards.levels(namespace)));
+    body.put(
+        "visibility",
+        catalog.access().publicNamespaces(warehouse).stream()
+                .anyMatch(v -> v.namespace().equals(Guards.levels(namespace)))
+            ? AccessEntries.Visibility.AUTHENTICATED_PUBLIC.name()
+            : AccessEntries.Visibility.PRIVATE.name());
+    return json(200, body);
+  }
+
+  Future<HttpResult> handleSetVisibility(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    List<String> namespace = Guards.levels(request.namespace());
+    AccessEntries.Visibility visibility;
+    try {
+      visibility = AccessEntries.Visibility.parse(text(request.json(), "visibility", true));
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("%s", e.getMessage());
+    }
+    requireManage(request, warehouse, namespace, null);
+    return change(request, new AccessChange.SetVisibility(warehouse, namespace, visibility))
+        .map(v -> HttpResult.noContent());
+  }
+
+  private Future<Void> change(RequestContext request, AccessChange change) {
+    return catalog
+        .submit(new ChangeAccessCommand(catalog.header(request), change))
+        .compose(reply -> sync.everywhere());
+  }
+
+  private String roleWarehouse(RequestContext request) {
+    String warehouse = request.param("warehouse");
+    if (!AccessEntries.ALL_WAREHOUSES.equals(warehouse)
+        && catalog.config().warehouseRoot(warehouse) == null) {
+      throw ApiException.noSuchWarehouse(warehouse);
+    }
+    return warehouse;
+  }
+
+  private void requireSelfOrSuperuser(RequestContext request, String principal) {
+    Caller caller = request.caller();
+    if (!caller.unrestricted()
+        && !caller.name().equals(principal)
+        && !catalog.access().isSuperuser(caller.name())) {
+      throw ApiException.forbidden(caller.name(), "manage the tokens of " + principal);
+    }
+  }
+
+  private boolean manages(Caller caller, String warehouse, List<String> namespace, String table) {
+    Action level = catalog.access().level(caller.name(), warehouse, namespace, table);
+    return caller.unrestricted() || (level != null && level.covers(Action.MANAGE));
+  }
+
+  private void requireManage(
+      RequestContext request, String warehouse, List<String> namespace, String table) {
+    Caller caller = request.caller();
+    if (!manages(caller, warehouse, namespace, table)) {
+      throw ApiException.forbidden(
+          caller.name(), "manage " + AccessEntries.target(namespace, table));
+    }
+  }
+
+  private static List<String> namespace(JsonNode body) {
+    JsonNode node = body.get("namespace");
+    if (node == null || !node.isArray() || node.isEmpty()) {
+      throw ApiException.badRequest("Invalid namespace: expected a non-empty array of levels");
+    }
+    List<String> levels = new ArrayList<>();
+    for (JsonNode level : node) {
+      if (!level.isTextual() || level.asText().isEmpty()) {
+        throw ApiException.badRequest("Invalid namespace: every level must be a non-empty string");
+      }
+      levels.add(level.asText());
+    }
+    return levels;
+  }
+
+  private static String text(JsonNode body, String field, boolean required) {
+    JsonNode node = body.get(field);
+    if (node == null || node.isNull()) {
+      if (required) {
+        throw ApiException.badRequest("Missing field: %s", field);
+      }
+      return null;
+    }
+    if (!node.isTextual() || node.asText().isEmpty()) {
+      throw ApiException.badRequest("Invalid %s: must be a non-empty string", field);
+    }
+    return node.asText();
+  }
+
+  private static String requireName(String name, String what) {
+    if (name.length() > 128 || name.chars().anyMatch(Character::isISOControl)) {
+      throw ApiException.badRequest(
+          "Invalid %s: at most 128 characters, no control characters", what);
+    }
+    if (name.equals(AccessEntries.ALL_WAREHOUSES)) {
+      throw ApiException.badRequest("Invalid %s: %s is reserved", what, name);
+    }
+    return name;
+  }
+
+  private static ApiException notFound(String message) {
+    return new ApiException(404, "NotFoundException", message);
+  }
+
+  private static ObjectNode principalJson(Principal principal) {
+    ObjectNode node = FloeJson.mapper().createObjectNode();
+    node.put("name", principal.name());
+    node.put("kind", principal.kind());
+    if (principal.email() != null) {
+      node.put("email", principal.email());
+    }
+    ObjectNode roles = node.putObject("roles");
+    principal.roles().forEach((wh, role) -> roles.put(wh, role.label()));
+    return node;
+  }
+
+  /** A token's public fields: never the token or its hash. */
+  private static ObjectNode tokenJson(Token token) {
+    ObjectNode node = FloeJson.mapper().createObjectNode();
+    node.put("id", token.id());
+    node.put("principal", token.principal());
+    if (token.expiresAtMillis() > 0) {
+      node.put("expires-at-ms", token.expiresAtMillis());
+    }
+    return node;
+  }
+
+  private static ObjectNode grantJson(GrantEntry grant) {
+    ObjectNode node = FloeJson.mapper().createObjectNode();
+    node.put("principal", grant.principal());
+    node.set("namespace", levels(grant.namespace()));
+    if (grant.table() != null) {
+      node.put("table", grant.table());
+    }
+    node.put("action", grant.action().label());
+    return node;
+  }
+
+  private static ArrayNode levels(List<String> namespace) {
+    ArrayNode array = FloeJson.mapper().createArrayNode();
+    namespace.forEach(array::add);
+    return array;
+  }
+
+  private static Future<HttpResult> json(int status, ObjectNode body) {
+    return Future.succeededFuture(jsonResult(status, body));
+  }
+
+  private static HttpResult jsonResult(int status, ObjectNode body) {
+    return new HttpResult(status, FloeJson.toBytes(body), Map.of());
+  }
+}

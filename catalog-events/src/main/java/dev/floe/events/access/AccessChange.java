@@ -1,0 +1,184 @@
+package dev.floe.events.access;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * One change to who may do what: the payload of a {@code change-access} command and, as applied, of
+ * a {@code floe.access.changed} event. Never carries a token; a token's hash travels only in the
+ * command that issues it and in the access store, never in the event.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "op")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = AccessChange.CreatePrincipal.class, name = "create-principal"),
+  @JsonSubTypes.Type(value = AccessChange.DeletePrincipal.class, name = "delete-principal"),
+  @JsonSubTypes.Type(value = AccessChange.SetRole.class, name = "set-role"),
+  @JsonSubTypes.Type(value = AccessChange.IssueToken.class, name = "issue-token"),
+  @JsonSubTypes.Type(value = AccessChange.RevokeToken.class, name = "revoke-token"),
+  @JsonSubTypes.Type(value = AccessChange.Grant.class, name = "grant"),
+  @JsonSubTypes.Type(value = AccessChange.Revoke.class, name = "revoke"),
+  @JsonSubTypes.Type(value = AccessChange.SetVisibility.class, name = "set-visibility"),
+  @JsonSubTypes.Type(value = AccessChange.MoveTableGrants.class, name = "move-table-grants")
+})
+public sealed interface AccessChange {
+  /** The warehouse the change is about, or {@code *} for principals and tokens. */
+  String warehouse();
+
+  /** Readable: the CloudEvents subject of the event. */
+  @JsonIgnore
+  String describe();
+
+  /** A user or a service client; {@code kind} is {@code user} or {@code service}. */
+  record CreatePrincipal(String name, String kind, String email) implements AccessChange {
+    public CreatePrincipal {
+      Objects.requireNonNull(name, "name");
+      kind = kind == null ? "user" : kind;
+    }
+
+    @Override
+    @JsonIgnore
+    public String warehouse() {
+      return AccessEntries.ALL_WAREHOUSES;
+    }
+
+    @Override
+    public String describe() {
+      return "principal " + name;
+    }
+  }
+
+  /** Removes a principal with its roles, tokens and grants. */
+  record DeletePrincipal(String name) implements AccessChange {
+    @Override
+    @JsonIgnore
+    public String warehouse() {
+      return AccessEntries.ALL_WAREHOUSES;
+    }
+
+    @Override
+    public String describe() {
+      return "principal " + name;
+    }
+  }
+
+  /** A principal's role in a warehouse ({@code *}: every warehouse); a null role removes it. */
+  record SetRole(String principal, String warehouse, AccessEntries.Role role)
+      implements AccessChange {
+    @Override
+    public String describe() {
+      return "role of " + principal + " in " + warehouse;
+    }
+  }
+
+  /**
+   * @param tokenHash SHA-256 of the token, hex; null in the event (only the store keeps it)
+   * @param expiresAtMillis 0 when the token does not expire
+   */
+  record IssueToken(String tokenId, String principal, String tokenHash, long expiresAtMillis)
+      implements AccessChange {
+    @Override
+    @JsonIgnore
+    public String warehouse() {
+      return AccessEntries.ALL_WAREHOUSES;
+    }
+
+    @Override
+    public String describe() {
+      return "token " + tokenId + " of " + principal;
+    }
+
+    /** The change as the event carries it: without the hash. */
+    public IssueToken withoutHash() {
+      return new IssueToken(tokenId, principal, null, expiresAtMillis);
+    }
+  }
+
+  record RevokeToken(String tokenId) implements AccessChange {
+    @Override
+    @JsonIgnore
+    public String warehouse() {
+      return AccessEntries.ALL_WAREHOUSES;
+    }
+
+    @Override
+    public String describe() {
+      return "token " + tokenId;
+    }
+  }
+
+  /**
+   * A grant on a namespace (table null) or on one table (or view) by name; granting again replaces
+   * the action.
+   */
+  record Grant(
+      String warehouse,
+      String principal,
+      List<String> namespace,
+      String table,
+      AccessEntries.Action action)
+      implements AccessChange {
+    public Grant {
+      namespace = List.copyOf(namespace);
+      Objects.requireNonNull(action, "action");
+    }
+
+    @Override
+    public String describe() {
+      return action.label() + " on " + AccessEntries.target(namespace, table) + " to " + principal;
+    }
+  }
+
+  record Revoke(String warehouse, String principal, List<String> namespace, String table)
+      implements AccessChange {
+    public Revoke {
+      namespace = List.copyOf(namespace);
+    }
+
+    @Override
+    public String describe() {
+      return "grant on " + AccessEntries.target(namespace, table) + " of " + principal;
+    }
+  }
+
+  record SetVisibility(
+      String warehouse, List<String> namespace, AccessEntries.Visibility visibility)
+      implements AccessChange {
+    public SetVisibility {
+      namespace = List.copyOf(namespace);
+      Objects.requireNonNull(visibility, "visibility");
+    }
+
+    @Override
+    public String describe() {
+      return "visibility of " + String.join(".", namespace);
+    }
+  }
+
+  /**
+   * A rename carries the table's grants to its new name, merging with any grant there (the wider
+   * action wins). Sent by the processor itself as the rename's last step.
+   */
+  record MoveTableGrants(
+      String warehouse,
+      List<String> fromNamespace,
+      String fromName,
+      List<String> toNamespace,
+      String toName)
+      implements AccessChange {
+    public MoveTableGrants {
+      fromNamespace = List.copyOf(fromNamespace);
+      toNamespace = List.copyOf(toNamespace);
+    }
+
+    @Override
+    public String describe() {
+      return "grants of "
+          + AccessEntries.target(fromNamespace, fromName)
+          + " to "
+          + AccessEntries.target(toNamespace, toName);
+    }
+  }
+}

@@ -1,0 +1,180 @@
+package dev.floe.processor;
+
+import static dev.floe.events.RejectionCode.GRANT_NOT_FOUND;
+import static dev.floe.events.RejectionCode.PRINCIPAL_ALREADY_EXISTS;
+import static dev.floe.events.RejectionCode.PRINCIPAL_NOT_FOUND;
+import static dev.floe.events.RejectionCode.TOKEN_NOT_FOUND;
+
+import dev.floe.events.CommandReply;
+import dev.floe.events.Rejection;
+import dev.floe.events.access.AccessChange;
+import dev.floe.events.access.AccessEntries;
+import dev.floe.events.access.AccessEntries.Entry;
+import dev.floe.events.access.AccessEntries.GrantEntry;
+import dev.floe.events.access.AccessEntries.Principal;
+import dev.floe.events.access.AccessEntries.Token;
+import dev.floe.events.access.AccessEntries.VisibilityEntry;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.event.AccessChangedEvent;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Decides changes to the access-control state. Pure: given the entries it reads and a change, it
+ * returns the entries to write (null: delete), the event and the reply.
+ */
+public final class AccessDecider {
+  private AccessDecider() {}
+
+  /** What the decider reads. */
+  public interface State {
+    Optional<Entry> get(String key);
+
+    /** Every entry whose key starts with {@code prefix}. */
+    List<Entry> withPrefix(String prefix);
+
+    /** How many access events there have been. */
+    long sequence();
+  }
+
+  /**
+   * @param writes key → new entry, or null to delete it
+   */
+  public record Outcome(Map<String, Entry> writes, Decision decision) {
+    static Outcome rejected(String commandId, Rejection rejection) {
+      return new Outcome(Map.of(), Decision.rejected(commandId, rejection));
+    }
+  }
+
+  public static Outcome decide(State state, CommandHeader header, AccessChange change) {
+    String id = header.commandId();
+    Map<String, Entry> writes = new LinkedHashMap<>();
+    Optional<Rejection> refused = apply(state, change, writes);
+    if (refused.isPresent()) {
+      return Outcome.rejected(id, refused.get());
+    }
+    if (writes.isEmpty()) {
+      return new Outcome(Map.of(), Decision.reply(List.of(), CommandReply.done(id)));
+    }
+    AccessChange logged =
+        change instanceof AccessChange.IssueToken issue ? issue.withoutHash() : change;
+    AccessChangedEvent event =
+        new AccessChangedEvent(
+            change.warehouse(), logged, id, header.principal(), state.sequence() + 1);
+    return new Outcome(writes, Decision.reply(List.of(event), CommandReply.done(id)));
+  }
+
+  private static Optional<Rejection> apply(
+      State state, AccessChange change, Map<String, Entry> writes) {
+    if (change instanceof AccessChange.CreatePrincipal c) {
+      if (state.get(AccessEntries.principalKey(c.name())).isPresent()) {
+        return Optional.of(
+            Rejection.of(PRINCIPAL_ALREADY_EXISTS, "Principal already exists: %s", c.name()));
+      }
+      Principal principal = new Principal(c.name(), c.kind(), c.email(), Map.of());
+      writes.put(principal.key(), principal);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.DeletePrincipal c) {
+      if (state.get(AccessEntries.principalKey(c.name())).isEmpty()) {
+        return Optional.of(missingPrincipal(c.name()));
+      }
+      writes.put(AccessEntries.principalKey(c.name()), null);
+      for (Entry entry : state.withPrefix("token/")) {
+        if (entry instanceof Token token && token.principal().equals(c.name())) {
+          writes.put(token.key(), null);
+        }
+      }
+      for (Entry entry : state.withPrefix("grant/")) {
+        if (entry instanceof GrantEntry grant && grant.principal().equals(c.name())) {
+          writes.put(grant.key(), null);
+        }
+      }
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.SetRole c) {
+      Optional<Entry> existing = state.get(AccessEntries.principalKey(c.principal()));
+      if (existing.isEmpty()) {
+        return Optional.of(missingPrincipal(c.principal()));
+      }
+      Principal principal = ((Principal) existing.get()).withRole(c.warehouse(), c.role());
+      writes.put(principal.key(), principal);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.IssueToken c) {
+      if (state.get(AccessEntries.principalKey(c.principal())).isEmpty()) {
+        return Optional.of(missingPrincipal(c.principal()));
+      }
+      Token token = new Token(c.tokenId(), c.principal(), c.tokenHash(), c.expiresAtMillis());
+      writes.put(token.key(), token);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.RevokeToken c) {
+      if (state.get(AccessEntries.tokenKey(c.tokenId())).isEmpty()) {
+        return Optional.of(Rejection.of(TOKEN_NOT_FOUND, "No such token: %s", c.tokenId()));
+      }
+      writes.put(AccessEntries.tokenKey(c.tokenId()), null);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.Grant c) {
+      if (state.get(AccessEntries.principalKey(c.principal())).isEmpty()) {
+        return Optional.of(missingPrincipal(c.principal()));
+      }
+      GrantEntry grant =
+          new GrantEntry(c.warehouse(), c.principal(), c.namespace(), c.table(), c.action());
+      writes.put(grant.key(), grant);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.Revoke c) {
+      String key = AccessEntries.grantKey(c.warehouse(), c.namespace(), c.table(), c.principal());
+      if (state.get(key).isEmpty()) {
+        return Optional.of(
+            Rejection.of(
+                GRANT_NOT_FOUND,
+                "No grant to %s on %s",
+                c.principal(),
+                AccessEntries.target(c.namespace(), c.table())));
+      }
+      writes.put(key, null);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.SetVisibility c) {
+      VisibilityEntry entry = new VisibilityEntry(c.warehouse(), c.namespace(), c.visibility());
+      writes.put(entry.key(), c.visibility() == AccessEntries.Visibility.PRIVATE ? null : entry);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.MoveTableGrants c) {
+      moveGrants(state, c, writes);
+      return Optional.empty();
+    }
+    throw new IllegalArgumentException("Unknown access change: " + change);
+  }
+
+  /** Each grant on the old name moves to the new one; where both exist the wider action stays. */
+  private static void moveGrants(
+      State state, AccessChange.MoveTableGrants c, Map<String, Entry> writes) {
+    String from = AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName());
+    for (Entry entry : state.withPrefix(from)) {
+      if (!(entry instanceof GrantEntry grant)) {
+        continue;
+      }
+      writes.put(grant.key(), null);
+      String target =
+          AccessEntries.grantKey(c.warehouse(), c.toNamespace(), c.toName(), grant.principal());
+      AccessEntries.Action action = grant.action();
+      Optional<Entry> existing = state.get(target);
+      if (existing.isPresent() && existing.get() instanceof GrantEntry there) {
+        action = there.action().covers(action) ? there.action() : action;
+      }
+      writes.put(
+          target,
+          new GrantEntry(c.warehouse(), grant.principal(), c.toNamespace(), c.toName(), action));
+    }
+  }
+
+  private static Rejection missingPrincipal(String name) {
+    return Rejection.of(PRINCIPAL_NOT_FOUND, "No such principal: %s", name);
+  }
+}
