@@ -12,7 +12,7 @@ public final class Main {
       """
 Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                   [--kafka host:port,...] [--config floe.properties] [--auth none]
-       floe latency [--url http://localhost:8181] [--warehouse default] [--count 500]
+       floe latency [--url http://localhost:8181] [--warehouse default] [--count 500] [--token T]
        floe replay [--data-dir ./floe-data | --kafka host:port,...] [--url http://localhost:8181]
                    [--out DIR] [--no-compare] [--until <time|offset>]
        floe events tail [...]   floe audit tail [...]   (see README.md)
@@ -59,7 +59,8 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
       dev.floe.api.tools.LatencyProbe.run(
           flags.getOrDefault("--url", "http://localhost:8181"),
           flags.getOrDefault("--warehouse", "default"),
-          Integer.parseInt(flags.getOrDefault("--count", "500")));
+          Integer.parseInt(flags.getOrDefault("--count", "500")),
+          flags.get("--token"));
       return;
     }
     if (args.length > 0 && "broker".equals(args[0])) {
@@ -166,7 +167,7 @@ PyIceberg:
                     + config.dataDir().resolve("admin.token")
                     + " (owner-only; create principals and tokens with floe principals|tokens)\n"
                 : "  AUTHENTICATION IS OFF (--auth none): anyone who can reach this port is"
-                      + " admin\n",
+                    + " admin\n",
             url,
             config.defaultWarehouse(),
             config.auth().enabled()

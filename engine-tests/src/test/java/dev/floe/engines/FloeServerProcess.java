@@ -39,6 +39,15 @@ final class FloeServerProcess implements AutoCloseable {
     this.log = Path.of("target", "it-logs", "floe-" + port + ".log");
   }
 
+  /** The admin token Floe wrote on first start (the embedded default has access control on). */
+  String adminToken() {
+    try {
+      return Files.readString(dataDir.resolve("admin.token")).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   String uri() {
     return "http://localhost:" + port;
   }

@@ -44,6 +44,7 @@ class SparkEndToEndIT {
             .config("spark.sql.catalog.floe.type", "rest")
             .config("spark.sql.catalog.floe.uri", floe.uri())
             .config("spark.sql.catalog.floe.warehouse", "default")
+            .config("spark.sql.catalog.floe.token", floe.adminToken())
             .config("spark.sql.defaultCatalog", "floe")
             .getOrCreate();
   }

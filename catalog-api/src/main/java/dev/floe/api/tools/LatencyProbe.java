@@ -17,13 +17,22 @@ public final class LatencyProbe {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  private LatencyProbe(String url, String warehouse) {
+  private final String token;
+
+  private LatencyProbe(String url, String warehouse, String token) {
     this.base = url.replaceAll("/$", "") + "/v1/" + warehouse;
+    this.token = token;
   }
 
-  public static void run(String url, String warehouse, int count)
+  /**
+   * @param token the bearer token ({@code --token}, {@code $FLOE_TOKEN} or {@code
+   *     ./floe-data/admin.token}), or null
+   */
+  public static void run(String url, String warehouse, int count, String token)
       throws IOException, InterruptedException {
-    LatencyProbe probe = new LatencyProbe(url, warehouse);
+    LatencyProbe probe =
+        new LatencyProbe(
+            url, warehouse, ClientToken.resolve(token, java.nio.file.Path.of("floe-data")));
     String namespace = "latency_" + System.currentTimeMillis();
     probe.send("POST", "/namespaces", "{\"namespace\":[\"" + namespace + "\"]}");
     String tables = "/namespaces/" + namespace + "/tables";
@@ -76,6 +85,9 @@ public final class LatencyProbe {
   private void send(String method, String path, String body)
       throws IOException, InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     request.method(
         method,
         body == null

@@ -22,8 +22,14 @@ final class LiveCatalog {
   private final HttpClient http = HttpClient.newHttpClient();
   private final String base;
 
-  LiveCatalog(String url) {
+  private final String token;
+
+  /**
+   * @param token the bearer token to send, or null
+   */
+  LiveCatalog(String url, String token) {
     this.base = url.replaceAll("/$", "");
+    this.token = token;
   }
 
   /** Digest of every namespace ({@code wh/ns}) and table ({@code wh/ns.t}) of one warehouse. */
@@ -72,10 +78,12 @@ final class LiveCatalog {
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).GET();
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
     HttpResponse<byte[]> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create(base + path)).GET().build(),
-            HttpResponse.BodyHandlers.ofByteArray());
+        http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
     if (response.statusCode() != 200) {
       throw new IOException("GET " + path + " answered " + response.statusCode());
     }

@@ -11,7 +11,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -74,10 +73,8 @@ Usage: floe principals list
       err.print(USAGE);
       return 2;
     }
-    String token;
-    try {
-      token = token(flags.get("--token"));
-    } catch (IOException e) {
+    String token = ClientToken.resolve(flags.get("--token"), Path.of("floe-data"));
+    if (token == null) {
       err.println("No token: pass --token, set FLOE_TOKEN, or run where floe-data/admin.token is");
       return 2;
     }
@@ -189,17 +186,6 @@ Usage: floe principals list
 
   private static String warehouse(Map<String, String> flags) {
     return "/management/v1/warehouses/" + enc(required(flags.get("--warehouse"), "--warehouse"));
-  }
-
-  private static String token(String flag) throws IOException {
-    if (flag != null) {
-      return flag;
-    }
-    String env = System.getenv("FLOE_TOKEN");
-    if (env != null && !env.isBlank()) {
-      return env.trim();
-    }
-    return Files.readString(Path.of("floe-data", "admin.token")).trim();
   }
 
   private static String required(String value, String name) {

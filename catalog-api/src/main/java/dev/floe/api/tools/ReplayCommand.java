@@ -29,7 +29,7 @@ public final class ReplayCommand {
   static final String USAGE =
       """
       Usage: floe replay [--data-dir ./floe-data | --kafka host:port,...] [--topic-prefix floe.]
-                         [--out DIR] [--url http://localhost:8181] [--no-compare]
+                         [--out DIR] [--url http://localhost:8181] [--token T] [--no-compare]
                          [--until 2026-11-30T10:00:00Z | --until <offset>]
       """;
 
@@ -82,7 +82,11 @@ public final class ReplayCommand {
       return 0;
     }
     return compare(
-        state, new LiveCatalog(flags.getOrDefault("--url", "http://localhost:8181")), out);
+        state,
+        new LiveCatalog(
+            flags.getOrDefault("--url", "http://localhost:8181"),
+            ClientToken.resolve(flags.get("--token"), dataDir)),
+        out);
   }
 
   /** Digest per namespace and table on both sides; prints every difference. */

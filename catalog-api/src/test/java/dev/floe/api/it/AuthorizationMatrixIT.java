@@ -31,6 +31,7 @@ class AuthorizationMatrixIT {
 
   /** A warehouse where nothing is public or granted to anyone. */
   private static final String OTHER_WH = "other";
+
   private static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
 

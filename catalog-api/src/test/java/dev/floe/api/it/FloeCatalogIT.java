@@ -23,13 +23,23 @@ import org.junit.jupiter.api.io.TempDir;
 class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @TempDir static Path dataDir;
   private static FloeProcess floe;
+  private static String token;
 
   private final List<RESTCatalog> opened = new ArrayList<>();
   private RESTCatalog catalog;
 
   @BeforeAll
   static void startFloe() {
-    floe = new FloeProcess(dataDir).start();
+    // With access control on, as a principal holding the writer role (not a superuser).
+    floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
+    token = AuthHttp.principalWithToken(floe.uri(), floe.adminToken(), "suite");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/principals/suite/roles/default",
+        floe.adminToken(),
+        "{\"role\":\"writer\"}");
   }
 
   @AfterAll
@@ -68,6 +78,7 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
     properties.put(
         CatalogProperties.TABLE_OVERRIDE_PREFIX + "override-key4", "catalog-override-key4");
     properties.putAll(additionalProperties);
+    properties.put("token", token);
     RESTCatalog client = RestClients.connect(floe.uri(), properties);
     opened.add(client);
     return client;

@@ -20,13 +20,23 @@ import org.junit.jupiter.api.io.TempDir;
 class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   @TempDir static Path dataDir;
   private static FloeProcess floe;
+  private static String token;
 
   private final List<RESTCatalog> opened = new ArrayList<>();
   private RESTCatalog catalog;
 
   @BeforeAll
   static void startFloe() {
-    floe = new FloeProcess(dataDir).start();
+    // With access control on, as a principal holding the writer role (not a superuser).
+    floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
+    token = AuthHttp.principalWithToken(floe.uri(), floe.adminToken(), "suite");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/principals/suite/roles/default",
+        floe.adminToken(),
+        "{\"role\":\"writer\"}");
   }
 
   @AfterAll
@@ -50,6 +60,7 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
     properties.put(
         org.apache.iceberg.CatalogProperties.VIEW_OVERRIDE_PREFIX + "key4",
         "catalog-override-key4");
+    properties.put("token", token);
     catalog = RestClients.connect(floe.uri(), properties);
     opened.add(catalog);
     CatalogCleaner.empty(catalog);

@@ -135,7 +135,9 @@ public final class ReplayState {
               state.metadataJson(),
               state.version(),
               e.sequence()));
-    } else if (!(event instanceof TableFilesPurgedEvent)) {
+    } else if (!(event instanceof TableFilesPurgedEvent
+        || event instanceof dev.floe.events.event.AccessChangedEvent)) {
+      // Access changes are not catalog state: the access store follows them (docs/security.md).
       throw new IllegalArgumentException("No evolve for " + event.type());
     }
   }
