@@ -34,10 +34,10 @@ java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/cat
   dev.floe.api.Main serve --port "$floe_port" --data-dir "$work/floe" > "$work/floe.log" 2>&1 &
 echo $! > "$work/floe.pid"
 for _ in $(seq 1 240); do
-  curl -sf "http://localhost:$floe_port/v1/config" > /dev/null && break
+  curl -sf "http://localhost:$floe_port/health/ready" > /dev/null && break
   sleep 0.5
 done
-curl -sf "http://localhost:$floe_port/v1/config" > /dev/null
+curl -sf "http://localhost:$floe_port/health/ready" > /dev/null
 
 echo "Starting the peer on port $peer_port..." >&2
 # The same JVM flags as Floe; a JDBC pool of 8 connections (Iceberg's default is 2).
@@ -45,7 +45,7 @@ PEER_JAVA_OPTS="$jvm" CATALOG_CLIENTS=8 "$root/bench/peer/start.sh" "$work/peer"
 
 # shellcheck disable=SC2086
 java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Bench \
-  --target "floe=http://localhost:$floe_port,default" \
+  --target "floe=http://localhost:$floe_port,default,token-file=$work/floe/admin.token" \
   --target "iceberg-jdbc-pg=http://localhost:$peer_port" \
   --json "$work/results.json" "$@"
 

@@ -64,8 +64,16 @@ public final class Bench {
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     for (String spec : targets) {
       String name = spec.substring(0, spec.indexOf('='));
-      String[] rest = spec.substring(spec.indexOf('=') + 1).split(",", 2);
-      RestTarget target = new RestTarget(name, rest[0], rest.length > 1 ? rest[1] : null);
+      // name=URI[,WAREHOUSE[,token-file=PATH]]
+      String[] rest = spec.substring(spec.indexOf('=') + 1).split(",", 3);
+      String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
+      String token = null;
+      if (rest.length > 2 && rest[2].startsWith("token-file=")) {
+        token =
+            java.nio.file.Files.readString(Path.of(rest[2].substring("token-file=".length())))
+                .trim();
+      }
+      RestTarget target = new RestTarget(name, rest[0], warehouse, token);
       runs.add(new Workloads(target, settings));
       results.put(name, new LinkedHashMap<>());
     }

@@ -28,8 +28,12 @@ final class RestTarget {
   private final HttpClient http;
   final String separator;
 
-  RestTarget(String name, String uri, String warehouse) {
+  /** The bearer token sent with every request, or null. */
+  final String token;
+
+  RestTarget(String name, String uri, String warehouse, String token) {
     this.name = name;
+    this.token = token;
     this.uri = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     this.warehouse = warehouse;
     this.http =
@@ -76,6 +80,9 @@ final class RestTarget {
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
     if (body != null) {
       request.header("Content-Type", "application/json");
+    }
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
     }
     request.method(
         method,

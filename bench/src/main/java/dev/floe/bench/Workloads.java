@@ -315,6 +315,9 @@ final class Workloads {
       props.put("warehouse", target.warehouse);
     }
     props.put("io-impl", "dev.floe.infra.storage.LocalFileIO");
+    if (target.token != null) {
+      props.put("token", target.token);
+    }
     RESTCatalog catalog = new RESTCatalog();
     catalog.initialize(target.name, props);
     return catalog;
