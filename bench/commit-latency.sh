@@ -11,9 +11,9 @@ for interval in 100 10 0; do
   printf 'floe.streams.commit-interval-ms=%s\n' "$interval" > "$dir/floe.properties"
   "$root/bin/floe" serve --port "$port" --data-dir "$dir/data" --config "$dir/floe.properties" > "$dir/serve.log" 2>&1 &
   pid=$!
-  for _ in $(seq 1 120); do curl -sf "http://localhost:$port/v1/config" > /dev/null && break; sleep 0.5; done
+  for _ in $(seq 1 120); do curl -sf "http://localhost:$port/health/ready" > /dev/null && break; sleep 0.5; done
   echo "commit.interval.ms=$interval"
-  "$root/bin/floe" latency --url "http://localhost:$port" --count "$count" 2>/dev/null
+  "$root/bin/floe" latency --url "http://localhost:$port" --count "$count" --token "$(cat "$dir/data/admin.token")" 2>/dev/null
   kill "$pid"; wait "$pid" 2>/dev/null || true
   rm -rf "$dir"
 done
