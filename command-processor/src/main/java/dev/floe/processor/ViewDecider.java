@@ -60,8 +60,7 @@ public final class ViewDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     if (updated.changes().isEmpty()) {
-      return Decision.reply(
-          List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
+      return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }
     String location = ViewNameDecider.metadataLocation(updated, state.version(), id);
     String json = ViewMetadataParser.toJson(updated);
@@ -79,7 +78,7 @@ public final class ViewDecider {
             id,
             c.header().principal(),
             next.sequence());
-    return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
+    return Decision.table(List.of(event), CommandReply.table(id, location), next);
   }
 
   public static Decision create(TableState existing, CreateViewStep step) {
@@ -105,8 +104,7 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             1);
-    return Decision.table(
-        List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
+    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation()), state);
   }
 
   public static Decision register(TableState existing, RegisterViewStep step) {
@@ -131,7 +129,7 @@ public final class ViewDecider {
     return new Decision(
         List.of(event),
         List.of(),
-        CommandReply.table(id, step.metadataLocation(), json),
+        CommandReply.table(id, step.metadataLocation()),
         state,
         false,
         false);
