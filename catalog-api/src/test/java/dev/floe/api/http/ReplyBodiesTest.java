@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
 import dev.floe.infra.storage.MetadataFiles;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -18,7 +19,13 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.ImmutableSQLViewRepresentation;
+import org.apache.iceberg.view.ImmutableViewVersion;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+import org.apache.iceberg.view.ViewVersion;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +82,21 @@ class ReplyBodiesTest {
     assertThat(result.body()).isEqualTo(LoadTableResponses.body(location, json));
   }
 
+  /**
+   * A view's file as the processor writes it (Jackson's tree of Iceberg's JSON) reads back equal.
+   */
+  @Test
+  void answersAViewChangeWithTheDocumentWhenAnotherInstanceWroteTheFile() throws Exception {
+    String location = location("00001-v.metadata.json");
+    String json = FloeJson.mapper().readTree(ViewMetadataParser.toJson(viewMetadata())).toString();
+    new MetadataFiles().writeJson(location, json);
+
+    HttpResult result = await(ReplyBodies.view(catalog(new MetadataFiles()), reply(location)));
+
+    assertThat(new String(result.body(), StandardCharsets.UTF_8))
+        .isEqualTo(new String(LoadTableResponses.body(location, json), StandardCharsets.UTF_8));
+  }
+
   @Test
   void anAppliedChangeWhoseFileIsGoneIsAnUnknownOutcomeNotARefusal() {
     String location = location("00001-gone.metadata.json");
@@ -129,6 +151,28 @@ class ReplyBodiesTest {
             "file://" + warehouse.toAbsolutePath(),
             Map.of("owner", "alice"));
     return TableMetadataParser.toJson(metadata);
+  }
+
+  private ViewMetadata viewMetadata() {
+    ViewVersion version =
+        ImmutableViewVersion.builder()
+            .versionId(1)
+            .timestampMillis(1_700_000_000_000L)
+            .schemaId(0)
+            .defaultNamespace(Namespace.of("db"))
+            .summary(Map.of("operation", "create"))
+            .addRepresentations(
+                ImmutableSQLViewRepresentation.builder()
+                    .sql("select \"id\" from t -- é")
+                    .dialect("spark")
+                    .build())
+            .build();
+    return ViewMetadata.builder()
+        .assignUUID("0190b3c2-0000-7000-8000-00000000000a")
+        .setLocation("file://" + warehouse.toAbsolutePath() + "/v")
+        .setProperties(Map.of("comment", "a \"quoted\" view"))
+        .setCurrentVersion(version, SCHEMA)
+        .build();
   }
 
   private CatalogContext catalog(MetadataFiles files) {
