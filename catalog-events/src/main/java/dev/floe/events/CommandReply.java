@@ -8,8 +8,15 @@ import java.util.Objects;
  * The outcome of one command, on {@code floe.replies}, keyed by the waiting instance. Exactly one
  * of {@code rejection} and the result fields describes it.
  *
- * @param metadataLocation for table commands: the table's current metadata file
- * @param metadata for table commands: the table's current metadata, as Iceberg's JSON
+ * <p>A table or view change names its metadata file and never carries the document: the file at a
+ * location never changes, so the API answers with the file's document (a commit's reply stays a few
+ * hundred bytes however large the table grows, and so does the idempotency record that keeps it for
+ * retries).
+ *
+ * @param metadataLocation for table and view commands: the current metadata file after the command
+ * @param metadata only for a staged create, which writes no file: the metadata it would create, as
+ *     Iceberg's JSON (bounded by the create request). Replies of earlier versions carried it for
+ *     every table command; a reader still accepts them.
  * @param properties for namespace commands: the namespace's properties after the command
  */
 public record CommandReply(
@@ -29,8 +36,15 @@ public record CommandReply(
     return new CommandReply(commandId, rejection, null, null, null, null, null, null);
   }
 
-  public static CommandReply table(String commandId, String metadataLocation, String metadata) {
-    return new CommandReply(commandId, null, metadataLocation, metadata, null, null, null, null);
+  /** A table or view change: the answer's body is the document of the file at this location. */
+  public static CommandReply table(String commandId, String metadataLocation) {
+    Objects.requireNonNull(metadataLocation, "metadataLocation");
+    return new CommandReply(commandId, null, metadataLocation, null, null, null, null, null);
+  }
+
+  /** A staged create: no file is written, so the reply carries the metadata it would create. */
+  public static CommandReply staged(String commandId, String metadata) {
+    return new CommandReply(commandId, null, null, metadata, null, null, null, null);
   }
 
   public static CommandReply done(String commandId) {

@@ -71,8 +71,7 @@ public final class TableDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     if (updated.changes().isEmpty()) {
-      return Decision.reply(
-          List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
+      return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }
     int version = state.version() + 1;
     String location = NewTable.metadataLocation(updated, state.version(), id);
@@ -90,7 +89,7 @@ public final class TableDecider {
             id,
             c.header().principal(),
             next.sequence());
-    return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
+    return Decision.table(List.of(event), CommandReply.table(id, location), next);
   }
 
   /**
@@ -143,8 +142,7 @@ public final class TableDecider {
             id,
             step.header().principal(),
             1);
-    return Decision.table(
-        List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
+    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation()), state);
   }
 
   public static Decision drop(TableState existing, DropTableStep step) {
@@ -192,7 +190,7 @@ public final class TableDecider {
     return new Decision(
         List.of(event),
         List.of(),
-        CommandReply.table(id, step.metadataLocation(), json),
+        CommandReply.table(id, step.metadataLocation()),
         state,
         false,
         false);

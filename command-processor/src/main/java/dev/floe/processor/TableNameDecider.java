@@ -56,7 +56,7 @@ final class TableNameDecider {
     if (c.stageCreate()) {
       // A staged create claims nothing: the table appears only with its transaction's commit.
       return Decision.reply(
-          List.of(), CommandReply.table(id, null, TableMetadataParser.toJson(table.metadata())));
+          List.of(), CommandReply.staged(id, TableMetadataParser.toJson(table.metadata())));
     }
     return Decision.step(
         new CreateTableStep(

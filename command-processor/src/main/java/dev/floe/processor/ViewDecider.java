@@ -61,8 +61,7 @@ public final class ViewDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     if (updated.changes().isEmpty()) {
-      return Decision.reply(
-          List.of(), CommandReply.table(id, state.metadataLocation(), state.metadataJson()));
+      return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }
     String location = ViewNameDecider.metadataLocation(updated, state.version(), id);
     String json = ViewMetadataParser.toJson(updated);
@@ -80,7 +79,7 @@ public final class ViewDecider {
             id,
             c.header().principal(),
             next.sequence());
-    return Decision.table(List.of(event), CommandReply.table(id, location, json), next);
+    return Decision.table(List.of(event), CommandReply.table(id, location), next);
   }
 
   public static Decision create(TableState existing, CreateViewStep step) {
@@ -106,8 +105,7 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             1);
-    return Decision.table(
-        List.of(event), CommandReply.table(id, step.metadataLocation(), json), state);
+    return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation()), state);
   }
 
   public static Decision register(TableState existing, RegisterViewStep step) {
@@ -132,7 +130,7 @@ public final class ViewDecider {
     return new Decision(
         List.of(event),
         List.of(),
-        CommandReply.table(id, step.metadataLocation(), json),
+        CommandReply.table(id, step.metadataLocation()),
         state,
         false,
         false);

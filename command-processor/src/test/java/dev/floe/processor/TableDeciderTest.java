@@ -289,8 +289,7 @@ class TableDeciderTest {
       assertThat(decision.steps()).isEmpty();
       assertThat(decision.tableState()).isNull();
       assertThat(decision.tableRemoved()).isFalse();
-      assertThat(decision.reply())
-          .isEqualTo(CommandReply.table("c-noop", CURRENT_FILE, state.metadataJson()));
+      assertThat(decision.reply()).isEqualTo(CommandReply.table("c-noop", CURRENT_FILE));
     }
 
     @Test
@@ -345,7 +344,9 @@ class TableDeciderTest {
       assertThat(committed.schema().asStruct()).isEqualTo(evolved.asStruct());
       assertThat(committed.lastColumnId()).isEqualTo(3);
       assertThat(committed.schemas()).hasSize(2);
-      assertThat(decision.reply().metadata()).isEqualTo(decision.tableState().metadataJson());
+      assertThat(decision.reply())
+          .as("the reply names the new file; the document is not copied into it")
+          .isEqualTo(CommandReply.table("c-schema", decision.tableState().metadataLocation()));
     }
 
     @Test
@@ -445,7 +446,7 @@ class TableDeciderTest {
                   WAREHOUSE, TABLE, base.uuid(), file, base, "c-create", "alice", 1));
       String json = TableMetadataParser.toJson(base);
       assertThat(decision.tableState()).isEqualTo(new TableState(base.uuid(), file, json, 1, 1));
-      assertThat(decision.reply()).isEqualTo(CommandReply.table("c-create", file, json));
+      assertThat(decision.reply()).isEqualTo(CommandReply.table("c-create", file));
       assertThat(decision.tableRemoved()).isFalse();
     }
 

@@ -1,6 +1,5 @@
 package dev.floe.api.http;
 
-import dev.floe.events.CommandReply;
 import dev.floe.events.RestRequestLimits;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CommitTransactionCommand;
@@ -48,7 +47,7 @@ final class TableHandlers {
             body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
             body.properties(),
             body.stageCreate());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   /**
@@ -114,7 +113,7 @@ final class TableHandlers {
     CommitTableCommand command =
         new CommitTableCommand(
             catalog.header(request), warehouse, table, body.requirements(), body.updates());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   /** The commit of a create transaction: {@code assert-create} and nothing else may be required. */
@@ -132,7 +131,7 @@ final class TableHandlers {
             table,
             body.requirements(),
             body.updates());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   /**
@@ -187,10 +186,5 @@ final class TableHandlers {
         .queries(request)
         .table(warehouse, table)
         .orElseThrow(() -> ApiException.noSuchTable(table));
-  }
-
-  static HttpResult tableResponse(CommandReply reply) {
-    return LoadTableResponses.result(
-        reply.metadataLocation(), reply.metadata(), LoadTableResponses.SnapshotMode.ALL);
   }
 }

@@ -51,7 +51,7 @@ final class TableMembershipHandlers {
                         body.metadataLocation(),
                         metadata,
                         body.overwrite())))
-        .map(TableHandlers::tableResponse);
+        .compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   private TableMetadata readMetadata(String location) {

@@ -1,6 +1,5 @@
 package dev.floe.api.http;
 
-import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.command.CreateViewCommand;
@@ -10,7 +9,6 @@ import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.state.TableState;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
-import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
@@ -46,7 +44,7 @@ final class ViewHandlers {
             catalog.config().warehouseRoot(warehouse),
             TableIdentifier.of(namespace, body.name()),
             body);
-    return catalog.submit(command).map(ViewHandlers::viewResponse);
+    return catalog.submit(command).compose(reply -> ReplyBodies.view(catalog, reply));
   }
 
   Future<HttpResult> handleLoadView(RequestContext request) {
@@ -73,7 +71,7 @@ final class ViewHandlers {
     CommitViewCommand command =
         new CommitViewCommand(
             catalog.header(request), warehouse, view, body.requirements(), body.updates());
-    return catalog.submit(command).map(ViewHandlers::viewResponse);
+    return catalog.submit(command).compose(reply -> ReplyBodies.view(catalog, reply));
   }
 
   Future<HttpResult> handleDropView(RequestContext request) {
@@ -112,7 +110,7 @@ final class ViewHandlers {
                         view,
                         body.metadataLocation(),
                         metadata)))
-        .map(ViewHandlers::viewResponse);
+        .compose(reply -> ReplyBodies.view(catalog, reply));
   }
 
   private com.fasterxml.jackson.databind.JsonNode readViewMetadata(String location) {
@@ -133,10 +131,5 @@ final class ViewHandlers {
         .view(warehouse, view)
         .orElseThrow(
             () -> new ApiException(404, "NoSuchViewException", "View does not exist: " + view));
-  }
-
-  private static HttpResult viewResponse(CommandReply reply) {
-    return new HttpResult(
-        200, LoadTableResponses.body(reply.metadataLocation(), reply.metadata()), Map.of());
   }
 }

@@ -134,6 +134,12 @@ class IdempotencyIT {
     assertThat(first.statusCode()).isEqualTo(200);
     assertThat(JSON.readTree(retry.body()).path("metadata-location"))
         .isEqualTo(JSON.readTree(first.body()).path("metadata-location"));
+    assertThat(retry.body()).as("the same bytes as the first answer").isEqualTo(first.body());
+    String etag = first.headers().firstValue("ETag").orElseThrow();
+    assertThat(retry.headers().firstValue("ETag")).contains(etag);
+    HttpResponse<String> load = send("GET", path, null, null);
+    assertThat(load.headers().firstValue("ETag")).as("a load's ETag").contains(etag);
+    assertThat(load.body()).isEqualTo(first.body());
     assertThat(events("floe.table.committed", "idem_commit.t")).hasSize(1);
 
     String failing =

@@ -8,7 +8,9 @@ import java.util.List;
  * What the processor remembers of a request sent with an {@code Idempotency-Key}: its fingerprint,
  * its final outcome once known, and the retries waiting for it meanwhile.
  *
- * @param reply the first final answer, or null while the change is in flight
+ * @param reply the first final answer, or null while the change is in flight; a table or view
+ *     change's answer names its metadata file and does not hold the document, so a record stays
+ *     small however large the table grows
  * @param waiters retries that arrived while it was in flight: they get the same answer
  * @param expiresAtMillis after this the key is forgotten (the advertised lifetime)
  */

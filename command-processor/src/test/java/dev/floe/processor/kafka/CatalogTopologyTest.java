@@ -21,6 +21,7 @@ import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.state.IdempotencyRecord;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.LocalFileIO;
@@ -122,7 +123,7 @@ class CatalogTopologyTest {
     CommandReply reply = driver.singleReply();
     assertThat(reply.accepted()).isTrue();
     assertThat(reply.commandId()).isEqualTo(command.header().commandId());
-    assertThat(reply.metadata()).isNotBlank();
+    assertThat(reply.metadata()).as("the reply names the file, it does not copy it").isNull();
     assertThat(reply.metadataLocation()).startsWith(warehouseRoot + "/db/orders-");
     List<Event> events = driver.events();
     assertThat(events).extracting(Event::type).containsExactly("floe.table.created");
@@ -163,8 +164,8 @@ class CatalogTopologyTest {
     CommandReply again = driver.singleReply();
     assertThat(again.metadataLocation()).isEqualTo(first.metadataLocation());
     assertThat(fileName(again.metadataLocation())).contains(command.header().commandId());
-    assertThat(TableMetadataParser.fromJson(again.metadata()).uuid())
-        .isEqualTo(TableMetadataParser.fromJson(first.metadata()).uuid());
+    assertThat(files.read(again.metadataLocation()).uuid())
+        .isEqualTo(files.read(first.metadataLocation()).uuid());
   }
 
   @Test
@@ -189,7 +190,7 @@ class CatalogTopologyTest {
   void commitsSchemaChange() {
     givenNamespace();
     CommandReply created = givenTable(createOrders());
-    TableMetadata base = TableMetadataParser.fromJson(created.metadata());
+    TableMetadata base = files.read(created.metadataLocation());
     Schema evolved =
         new Schema(
             Types.NestedField.required(1, "id", Types.LongType.get()),
@@ -525,6 +526,60 @@ class CatalogTopologyTest {
     assertThat(driver.prepared(ORDERS)).isFalse();
   }
 
+  /**
+   * A keyed commit's reply (on {@code floe.replies}) and its idempotency record (a changelogged
+   * store) name the metadata file and never copy the document: they keep one size while the table's
+   * metadata grows by 10 kB with every commit, and a retry is answered with the same file.
+   */
+  @Test
+  void replyAndIdempotencyRecordStayOneSizeWhileTheTableGrows() {
+    givenNamespace();
+    givenTable(createOrders());
+    String value = "v".repeat(10_000);
+    java.util.Set<Integer> replySizes = new java.util.HashSet<>();
+    java.util.Set<Integer> recordSizes = new java.util.HashSet<>();
+    CommandHeader last = null;
+    CommandReply lastReply = null;
+    for (int i = 0; i < 40; i++) {
+      last = keyed(header(), String.format("0190b3c2-0000-7000-9000-%012d", i));
+      driver.send(
+          new CommitTableCommand(
+              last,
+              WAREHOUSE,
+              ORDERS,
+              List.of(),
+              List.of(new MetadataUpdate.SetProperties(Map.of("p" + i, value)))));
+      byte[] reply = driver.singleRawReply();
+      lastReply = FloeJson.fromBytes(reply, CommandReply.class);
+      assertThat(lastReply.accepted()).isTrue();
+      replySizes.add(reply.length);
+      recordSizes.add(driver.idempotencyRecord(last).length);
+      driver.events();
+    }
+
+    assertThat(driver.table(ORDERS).metadataJson().length()).isGreaterThan(400_000);
+    assertThat(replySizes).hasSize(1).allSatisfy(size -> assertThat(size).isLessThan(512));
+    assertThat(recordSizes).hasSize(1).allSatisfy(size -> assertThat(size).isLessThan(1024));
+    assertThat(files.read(lastReply.metadataLocation()).properties().containsKey("p39")).isTrue();
+
+    CommandHeader retry = keyed(header(), last.idempotencyKey());
+    driver.send(new CommitTableCommand(retry, WAREHOUSE, ORDERS, List.of(), List.of()));
+
+    assertThat(driver.singleReply())
+        .isEqualTo(CommandReply.table(retry.commandId(), lastReply.metadataLocation()));
+    assertThat(driver.events()).isEmpty();
+  }
+
+  private static CommandHeader keyed(CommandHeader header, String idempotencyKey) {
+    return new CommandHeader(
+        header.commandId(),
+        header.timestampMillis(),
+        header.principal(),
+        header.replyTo(),
+        idempotencyKey,
+        "sha-256:" + "f".repeat(64));
+  }
+
   private static TableChange setBatch(TableIdentifier table, String uuid, String batch) {
     return new TableChange(
         table,
@@ -532,8 +587,8 @@ class CatalogTopologyTest {
         List.of(new MetadataUpdate.SetProperties(Map.of("batch", batch))));
   }
 
-  private static String uuidOf(CommandReply created) {
-    return TableMetadataParser.fromJson(created.metadata()).uuid();
+  private String uuidOf(CommandReply created) {
+    return files.read(created.metadataLocation()).uuid();
   }
 
   private CreateTableCommand create(TableIdentifier table) {
@@ -671,14 +726,37 @@ class CatalogTopologyTest {
     }
 
     List<CommandReply> replies() {
-      List<CommandReply> result = new ArrayList<>();
+      return rawReplies().stream()
+          .map(value -> FloeJson.fromBytes(value, CommandReply.class))
+          .toList();
+    }
+
+    /** The replies' record values, as they sit on {@code floe.replies}. */
+    List<byte[]> rawReplies() {
+      List<byte[]> result = new ArrayList<>();
       for (TestRecord<String, byte[]> record : replies.readRecordsToList()) {
         assertThat(record.key())
             .as("replies are keyed by the waiting instance")
             .isEqualTo(REPLY_TO);
-        result.add(FloeJson.fromBytes(record.value(), CommandReply.class));
+        result.add(record.value());
       }
       return result;
+    }
+
+    byte[] singleRawReply() {
+      List<byte[]> all = rawReplies();
+      assertThat(all).hasSize(1);
+      return all.get(0);
+    }
+
+    /** The value of a keyed request's record in the idempotency store (and its changelog). */
+    byte[] idempotencyRecord(CommandHeader header) {
+      byte[] value =
+          driver
+              .<String, byte[]>getKeyValueStore(StoreNames.IDEMPOTENCY)
+              .get(IdempotencyRecord.key(header.principal(), header.idempotencyKey()));
+      assertThat(value).as("the idempotency record of %s", header.idempotencyKey()).isNotNull();
+      return value;
     }
 
     CommandReply singleReply() {

@@ -1,6 +1,10 @@
 package dev.floe.infra.storage;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -14,6 +18,20 @@ import org.apache.iceberg.io.FileIO;
  */
 public class MetadataFiles {
   private final Map<String, FileIO> ioByScheme = new ConcurrentHashMap<>();
+
+  /**
+   * The documents this process wrote in the last minute, by location. A reply names the metadata
+   * file of the change, not its document; when the API instance that answers is the one whose
+   * processor decided the change (always with one instance), it serves the body from here instead
+   * of reading the file back. A location names one version, so an entry is the file's content (up
+   * to the {@code last-updated-ms} of a fenced zombie's late rewrite). Bounded by characters.
+   */
+  private final Cache<String, String> recentlyWritten =
+      Caffeine.newBuilder()
+          .maximumWeight(64L * 1024 * 1024)
+          .<String, String>weigher((location, json) -> location.length() + json.length())
+          .expireAfterWrite(Duration.ofMinutes(1))
+          .build();
 
   public MetadataFiles() {
     ioByScheme.put("file", new LocalFileIO());
@@ -30,6 +48,12 @@ public class MetadataFiles {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException("Cannot write " + location, e);
     }
+    recentlyWritten.put(location, json);
+  }
+
+  /** The document written at this location by this process lately, if it is still held. */
+  public Optional<String> recentlyWritten(String location) {
+    return Optional.ofNullable(recentlyWritten.getIfPresent(location));
   }
 
   /** Deletes everything under a location (a dropped table's files, when a purge was asked for). */
