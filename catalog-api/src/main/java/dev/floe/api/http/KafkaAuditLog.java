@@ -65,7 +65,8 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
   @Override
   public void record(RequestContext request, String route, int status, ApiException error) {
     boolean isRead = route.startsWith("GET ") || route.startsWith("HEAD ");
-    if (isRead && !reads) {
+    // Refusals of reads (401, 403) are always recorded; other reads only when configured.
+    if (isRead && !reads && status != 401 && status != 403) {
       return;
     }
     AuditRecord record =
