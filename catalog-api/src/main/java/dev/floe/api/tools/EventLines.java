@@ -101,6 +101,8 @@ final class EventLines implements TailCommand.Lines {
           : List.of("properties=" + new TreeMap<>(e.properties()));
     } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
       return List.of("updated=" + new TreeMap<>(e.updated()), "removed=" + e.removed());
+    } else if (event instanceof dev.floe.events.event.AccessChangedEvent e) {
+      return List.of("op=" + FloeJson.mapper().valueToTree(e.change()).path("op").asText("?"));
     }
     return List.of();
   }

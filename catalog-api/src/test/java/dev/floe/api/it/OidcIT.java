@@ -71,15 +71,34 @@ class OidcIT {
                     AUDIENCE))
             .start();
     String admin = floe.adminToken();
-    expect(201, floe.uri(), "POST", "/management/v1/principals", admin, "{\"name\":\"carol\"}");
-    expect(
-        204,
-        floe.uri(),
-        "PUT",
-        "/management/v1/principals/carol/roles/default",
-        admin,
-        "{\"role\":\"reader\"}");
+    // Through the CLI, as an operator would: floe principals create / role.
+    assertThat(cli(admin, "principals", "create", "carol", "--kind", "user")).contains("carol");
+    assertThat(
+            cli(admin, "principals", "role", "carol", "--warehouse", "default", "--role", "reader"))
+        .isEqualTo("OK");
+    assertThat(cli(admin, "principals", "list")).contains("\"reader\"");
     expect(200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"oidc\"]}");
+  }
+
+  private static String cli(String token, String group, String... args) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    String[] all = new String[args.length + 4];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--url";
+    all[args.length + 1] = floe.uri();
+    all[args.length + 2] = "--token";
+    all[args.length + 3] = token;
+    int status =
+        dev.floe.api.tools.ManageCommand.run(
+            group,
+            all,
+            new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
+            new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    String printed = out.toString(StandardCharsets.UTF_8).trim();
+    assertThat(printed).doesNotContain(token);
+    return printed;
   }
 
   @AfterAll
