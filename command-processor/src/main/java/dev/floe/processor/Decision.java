@@ -48,6 +48,14 @@ public record Decision(
     return new Decision(List.of(), List.of(), null, null, false, false);
   }
 
+  /**
+   * A table or view installed under its new name: the rename's events, then the step that moves its
+   * grants and acknowledges the rename.
+   */
+  public static Decision renamed(List<CatalogEvent> events, TableState state, TableStep grants) {
+    return new Decision(events, List.of(grants), null, state, false, false);
+  }
+
   public static Decision step(TableStep step) {
     return new Decision(List.of(), List.of(step), null, null, false, false);
   }

@@ -198,15 +198,10 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             state.sequence());
-    // The grants on the old name follow; that step acknowledges the rename.
-    return new Decision(
+    return Decision.renamed(
         List.of(event),
-        List.of(
-            new MoveTableGrantsStep(
-                step.header(), step.warehouse(), step.source(), step.destination())),
-        null,
         state,
-        false,
-        false);
+        new MoveTableGrantsStep(
+            step.header(), step.warehouse(), step.source(), step.destination()));
   }
 }

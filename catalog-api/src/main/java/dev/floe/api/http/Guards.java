@@ -142,14 +142,14 @@ final class Guards {
   /** Lineage of one table ({@code ?warehouse=}, default warehouse): read on it. */
   static final Guard LINEAGE_TABLE =
       (catalog, request) -> {
-        String warehouse = lineageWarehouse(catalog, request);
+        String warehouse = LineageHandlers.warehouseParam(catalog, request);
         requireTable(catalog, request, warehouse, request.table(), Action.READ);
       };
 
   /** Tables derived from a source, across the warehouse: a role in the warehouse. */
   static final Guard LINEAGE_SOURCES =
       (catalog, request) -> {
-        String warehouse = lineageWarehouse(catalog, request);
+        String warehouse = LineageHandlers.warehouseParam(catalog, request);
         Caller caller = request.caller();
         if (!caller.unrestricted()
             && catalog.access().roleAction(caller.name(), warehouse).isEmpty()) {
@@ -191,16 +191,6 @@ final class Guards {
                     access.level(caller.name(), warehouse, levels(namespace), t.name()),
                     Action.READ))
         .toList();
-  }
-
-  private static String lineageWarehouse(CatalogContext catalog, RequestContext request) {
-    String warehouse = request.query("warehouse");
-    String name =
-        warehouse == null || warehouse.isEmpty() ? catalog.config().defaultWarehouse() : warehouse;
-    if (catalog.config().warehouseRoot(name) == null) {
-      throw ApiException.noSuchWarehouse(name);
-    }
-    return name;
   }
 
   private static boolean canSee(

@@ -22,7 +22,7 @@ final class LineageHandlers {
   }
 
   Future<HttpResult> handleTableLineage(RequestContext request) {
-    String warehouse = warehouseParam(request);
+    String warehouse = warehouseParam(catalog, request);
     TableIdentifier table = request.table();
     LineageIndex.TableLineage found =
         lineage.table(warehouse, table).orElseThrow(() -> ApiException.noSuchTable(table));
@@ -34,7 +34,7 @@ final class LineageHandlers {
     if (repo == null || repo.isEmpty()) {
       throw ApiException.badRequest("Missing query parameter: repo");
     }
-    String warehouse = warehouseParam(request);
+    String warehouse = warehouseParam(catalog, request);
     ObjectNode body = FloeJson.mapper().createObjectNode();
     body.put("repo", repo);
     ArrayNode tables = body.putArray("tables");
@@ -44,7 +44,8 @@ final class LineageHandlers {
     return Future.succeededFuture(HttpResult.raw(bytes(body)));
   }
 
-  private String warehouseParam(RequestContext request) {
+  /** {@code ?warehouse=}, or the default warehouse; 404 for an unknown one. */
+  static String warehouseParam(CatalogContext catalog, RequestContext request) {
     String warehouse = request.query("warehouse");
     String name =
         warehouse == null || warehouse.isEmpty() ? catalog.config().defaultWarehouse() : warehouse;

@@ -66,6 +66,19 @@ final class AuthHttp {
     return response;
   }
 
+  /** A principal with the writer role on {@code default}, and its token. */
+  static String writerToken(FloeProcess floe, String name) {
+    String token = principalWithToken(floe.uri(), floe.adminToken(), name);
+    expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/principals/" + name + "/roles/default",
+        floe.adminToken(),
+        "{\"role\":\"writer\"}");
+    return token;
+  }
+
   /** Creates a principal with a token and returns the token. */
   static String principalWithToken(String base, String admin, String name) {
     expect(201, base, "POST", "/management/v1/principals", admin, "{\"name\":\"" + name + "\"}");

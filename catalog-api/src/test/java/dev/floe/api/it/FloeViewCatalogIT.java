@@ -29,14 +29,7 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   static void startFloe() {
     // With access control on, as a principal holding the writer role (not a superuser).
     floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
-    token = AuthHttp.principalWithToken(floe.uri(), floe.adminToken(), "suite");
-    AuthHttp.expect(
-        204,
-        floe.uri(),
-        "PUT",
-        "/management/v1/principals/suite/roles/default",
-        floe.adminToken(),
-        "{\"role\":\"writer\"}");
+    token = AuthHttp.writerToken(floe, "suite");
   }
 
   @AfterAll

@@ -31,17 +31,21 @@ public sealed interface AccessChange {
   @JsonIgnore
   String describe();
 
+  /** A change to principals or tokens, which belong to no one warehouse. */
+  sealed interface Global extends AccessChange
+      permits CreatePrincipal, DeletePrincipal, IssueToken, RevokeToken {
+    @Override
+    @JsonIgnore
+    default String warehouse() {
+      return AccessEntries.ALL_WAREHOUSES;
+    }
+  }
+
   /** A user or a service client; {@code kind} is {@code user} or {@code service}. */
-  record CreatePrincipal(String name, String kind, String email) implements AccessChange {
+  record CreatePrincipal(String name, String kind, String email) implements Global {
     public CreatePrincipal {
       Objects.requireNonNull(name, "name");
       kind = kind == null ? "user" : kind;
-    }
-
-    @Override
-    @JsonIgnore
-    public String warehouse() {
-      return AccessEntries.ALL_WAREHOUSES;
     }
 
     @Override
@@ -51,13 +55,7 @@ public sealed interface AccessChange {
   }
 
   /** Removes a principal with its roles, tokens and grants. */
-  record DeletePrincipal(String name) implements AccessChange {
-    @Override
-    @JsonIgnore
-    public String warehouse() {
-      return AccessEntries.ALL_WAREHOUSES;
-    }
-
+  record DeletePrincipal(String name) implements Global {
     @Override
     public String describe() {
       return "principal " + name;
@@ -78,13 +76,7 @@ public sealed interface AccessChange {
    * @param expiresAtMillis 0 when the token does not expire
    */
   record IssueToken(String tokenId, String principal, String tokenHash, long expiresAtMillis)
-      implements AccessChange {
-    @Override
-    @JsonIgnore
-    public String warehouse() {
-      return AccessEntries.ALL_WAREHOUSES;
-    }
-
+      implements Global {
     @Override
     public String describe() {
       return "token " + tokenId + " of " + principal;
@@ -96,13 +88,7 @@ public sealed interface AccessChange {
     }
   }
 
-  record RevokeToken(String tokenId) implements AccessChange {
-    @Override
-    @JsonIgnore
-    public String warehouse() {
-      return AccessEntries.ALL_WAREHOUSES;
-    }
-
+  record RevokeToken(String tokenId) implements Global {
     @Override
     public String describe() {
       return "token " + tokenId;
