@@ -18,6 +18,7 @@ import java.util.Properties;
  * @param kafkaBootstrap {@code host:port,…} of an existing cluster, or null for the embedded one
  * @param warehouses warehouse name → storage root ({@code file:///…})
  * @param haltBefore fault tests only: record types before which the processor halts the process
+ * @param storage each warehouse's storage and the named storage profiles (docs/storage.md)
  */
 public record FloeConfig(
     String host,
@@ -37,12 +38,14 @@ public record FloeConfig(
     boolean auditReads,
     int standbyReplicas,
     Duration idempotencyKeyLifetime,
-    java.util.Set<String> haltBefore) {
+    java.util.Set<String> haltBefore,
+    dev.floe.infra.storage.StorageConfig storage) {
 
   public FloeConfig {
     haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
+    storage = storage == null ? dev.floe.infra.storage.StorageConfig.local(warehouses) : storage;
     if (!warehouses.containsKey(defaultWarehouse)) {
       throw new IllegalArgumentException(
           "default warehouse " + defaultWarehouse + " is not configured");
@@ -112,7 +115,8 @@ public record FloeConfig(
         java.util.Arrays.stream(props.getProperty("floe.testing.halt-before", "").split(","))
             .map(String::trim)
             .filter(type -> !type.isEmpty())
-            .collect(java.util.stream.Collectors.toSet()));
+            .collect(java.util.stream.Collectors.toSet()),
+        dev.floe.infra.storage.StorageConfig.fromProperties(props, warehouses));
   }
 
   private static String trimSlash(String location) {
