@@ -21,6 +21,7 @@ public final class CatalogContext {
   private final MetadataFiles metadataFiles;
   private final CatalogMetrics metrics;
   private final AsOfCatalogs asOf;
+  private final StorageAccess storage;
 
   public CatalogContext(
       FloeConfig config,
@@ -29,7 +30,8 @@ public final class CatalogContext {
       Vertx vertx,
       MetadataFiles metadataFiles,
       CatalogMetrics metrics,
-      AsOfCatalogs asOf) {
+      AsOfCatalogs asOf,
+      dev.floe.infra.storage.vending.CredentialVendors vendors) {
     this.config = config;
     this.queries = queries;
     this.gateway = gateway;
@@ -37,6 +39,11 @@ public final class CatalogContext {
     this.metadataFiles = metadataFiles;
     this.metrics = metrics;
     this.asOf = asOf;
+    this.storage = new StorageAccess(config.storage(), vendors);
+  }
+
+  StorageAccess storage() {
+    return storage;
   }
 
   public MetadataFiles metadataFiles() {

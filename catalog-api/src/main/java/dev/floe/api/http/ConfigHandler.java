@@ -26,6 +26,7 @@ final class ConfigHandler {
           Endpoint.V1_RENAME_TABLE,
           Endpoint.V1_REGISTER_TABLE,
           Endpoint.V1_REPORT_METRICS,
+          Endpoint.V1_TABLE_CREDENTIALS,
           Endpoint.V1_LIST_VIEWS,
           Endpoint.V1_LOAD_VIEW,
           Endpoint.V1_VIEW_EXISTS,

@@ -32,6 +32,7 @@ public final class IcebergRoutes {
         .add(HEAD, ns + "/tables/{table}", tables::handleTableExists)
         .add(POST, ns + "/tables/{table}", tables::handleCommitTable)
         .add(DELETE, ns + "/tables/{table}", tables::handleDropTable)
+        .add(GET, ns + "/tables/{table}/credentials", tables::handleLoadCredentials)
         .add(POST, ns + "/tables/{table}/metrics", membership::handleReportMetrics)
         .add(POST, ns + "/register", membership::handleRegisterTable)
         .add(POST, "/v1/{prefix}/tables/rename", membership::handleRenameTable)

@@ -9,6 +9,7 @@ import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.TableChange;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.UpdateRequirement;
@@ -30,25 +31,50 @@ final class TableHandlers {
     return Listings.list(catalog, request, CatalogQueries::listTables);
   }
 
+  /**
+   * The table is placed under its storage profile's root, its namespace's, or the warehouse's; a
+   * staged create answers with credentials for the location it reserved.
+   */
   Future<HttpResult> handleCreateTable(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     CreateTableRequest body = request.body(CreateTableRequest.class);
     Names.requireValidName(body.name());
     Names.requireNoNulls(body.properties());
-    CreateTableCommand command =
-        new CreateTableCommand(
-            catalog.header(request),
-            warehouse,
-            catalog.config().warehouseRoot(warehouse),
-            TableIdentifier.of(namespace, body.name()),
-            body.location(),
-            body.schema(),
-            body.spec() == null ? null : body.spec().toUnbound(),
-            body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
-            body.properties(),
-            body.stageCreate());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    TableIdentifier table = TableIdentifier.of(namespace, body.name());
+    return catalog
+        .read(() -> storageRoot(request, warehouse, namespace, body.properties()))
+        .compose(
+            root ->
+                catalog.submit(
+                    new CreateTableCommand(
+                        catalog.header(request),
+                        warehouse,
+                        root,
+                        table,
+                        body.location(),
+                        body.schema(),
+                        body.spec() == null ? null : body.spec().toUnbound(),
+                        body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
+                        body.properties(),
+                        body.stageCreate())))
+        .compose(reply -> respond(request, table, reply));
+  }
+
+  /** Reads the namespace's properties (and its ancestors'): call off the event loop. */
+  private String storageRoot(
+      RequestContext request,
+      String warehouse,
+      Namespace namespace,
+      java.util.Map<String, String> tableProperties) {
+    java.util.List<java.util.Map<String, String>> levels = new java.util.ArrayList<>();
+    for (Namespace level : StorageAccess.levels(namespace)) {
+      catalog
+          .queries(request)
+          .namespace(warehouse, level)
+          .ifPresent(state -> levels.add(state.properties()));
+    }
+    return catalog.storage().rootFor(warehouse, tableProperties, levels);
   }
 
   /**
@@ -60,6 +86,15 @@ final class TableHandlers {
     TableIdentifier table = request.table();
     LoadTableResponses.SnapshotMode mode =
         LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
+    if (StorageAccess.wantsVending(request)) {
+      return catalog.read(
+          () -> {
+            TableState state = load(request, warehouse, table);
+            requireMetadataFile(state.metadataLocation());
+            return withCredentials(
+                request, table, state.metadataLocation(), state.metadataJson(), mode);
+          });
+    }
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
@@ -78,8 +113,67 @@ final class TableHandlers {
             return cached;
           }
           TableState state = load(request, warehouse, table);
-          return LoadTableResponses.result(state.metadataLocation(), state.metadataJson(), mode);
+          return LoadTableResponses.result(
+              state.metadataLocation(),
+              state.metadataJson(),
+              mode,
+              catalog.storage().clientConfig(state.metadataLocation()));
         });
+  }
+
+  /**
+   * {@code GET …/tables/{table}/credentials}: fresh credentials with the same scope as a load's (an
+   * empty list when the table's storage vends none).
+   */
+  Future<HttpResult> handleLoadCredentials(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    return catalog.read(
+        () -> {
+          TableState state = load(request, warehouse, table);
+          VendedCredentials credentials =
+              catalog.storage().vend(request, table, state.metadataJson()).orElse(null);
+          return new HttpResult(
+              200,
+              LoadTableResponses.credentialsBody(credentials),
+              java.util.Map.of("Cache-Control", "no-store"));
+        });
+  }
+
+  private HttpResult withCredentials(
+      RequestContext request,
+      TableIdentifier table,
+      String metadataLocation,
+      String metadataJson,
+      LoadTableResponses.SnapshotMode mode) {
+    StorageAccess storage = catalog.storage();
+    VendedCredentials credentials = storage.vend(request, table, metadataJson).orElse(null);
+    if (credentials == null) {
+      return LoadTableResponses.result(
+          metadataLocation, metadataJson, mode, storage.clientConfig(metadataLocation));
+    }
+    return LoadTableResponses.withCredentials(
+        metadataLocation,
+        metadataJson,
+        mode,
+        storage.vendedConfig(request, table, credentials),
+        credentials);
+  }
+
+  /** The answer of a create, a staged create or a commit: with credentials when asked for. */
+  private Future<HttpResult> respond(
+      RequestContext request, TableIdentifier table, CommandReply reply) {
+    if (!StorageAccess.wantsVending(request)) {
+      return io.vertx.core.Future.succeededFuture(tableResponse(catalog, reply));
+    }
+    return catalog.read(
+        () ->
+            withCredentials(
+                request,
+                table,
+                reply.metadataLocation(),
+                reply.metadata(),
+                LoadTableResponses.SnapshotMode.ALL));
   }
 
   /**
@@ -114,7 +208,7 @@ final class TableHandlers {
     CommitTableCommand command =
         new CommitTableCommand(
             catalog.header(request), warehouse, table, body.requirements(), body.updates());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    return catalog.submit(command).map(reply -> tableResponse(catalog, reply));
   }
 
   /** The commit of a create transaction: {@code assert-create} and nothing else may be required. */
@@ -124,15 +218,25 @@ final class TableHandlers {
         .allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       throw ApiException.badRequest("Invalid create requirements: %s", body.requirements());
     }
-    CreateTableTransactionCommand command =
-        new CreateTableTransactionCommand(
-            catalog.header(request),
-            warehouse,
-            catalog.config().warehouseRoot(warehouse),
-            table,
-            body.requirements(),
-            body.updates());
-    return catalog.submit(command).map(TableHandlers::tableResponse);
+    java.util.Map<String, String> properties = new java.util.HashMap<>();
+    for (org.apache.iceberg.MetadataUpdate update : body.updates()) {
+      if (update instanceof org.apache.iceberg.MetadataUpdate.SetProperties set) {
+        properties.putAll(set.updated());
+      }
+    }
+    return catalog
+        .read(() -> storageRoot(request, warehouse, table.namespace(), properties))
+        .compose(
+            root ->
+                catalog.submit(
+                    new CreateTableTransactionCommand(
+                        catalog.header(request),
+                        warehouse,
+                        root,
+                        table,
+                        body.requirements(),
+                        body.updates())))
+        .map(reply -> tableResponse(catalog, reply));
   }
 
   /**
@@ -189,8 +293,11 @@ final class TableHandlers {
         .orElseThrow(() -> ApiException.noSuchTable(table));
   }
 
-  static HttpResult tableResponse(CommandReply reply) {
+  static HttpResult tableResponse(CatalogContext catalog, CommandReply reply) {
     return LoadTableResponses.result(
-        reply.metadataLocation(), reply.metadata(), LoadTableResponses.SnapshotMode.ALL);
+        reply.metadataLocation(),
+        reply.metadata(),
+        LoadTableResponses.SnapshotMode.ALL,
+        catalog.storage().clientConfig(reply.metadataLocation()));
   }
 }

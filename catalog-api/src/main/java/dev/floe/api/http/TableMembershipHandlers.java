@@ -51,7 +51,7 @@ final class TableMembershipHandlers {
                         body.metadataLocation(),
                         metadata,
                         body.overwrite())))
-        .map(TableHandlers::tableResponse);
+        .map(reply -> TableHandlers.tableResponse(catalog, reply));
   }
 
   private TableMetadata readMetadata(String location) {
