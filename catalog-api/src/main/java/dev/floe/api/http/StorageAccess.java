@@ -117,15 +117,23 @@ final class StorageAccess {
    * was created or last changed.
    */
   Optional<VendedCredentials> vend(
-      RequestContext request, TableIdentifier table, String metadataJson) {
+      RequestContext request,
+      TableIdentifier table,
+      String metadataJson,
+      Optional<String> claimedLocation) {
     List<String> locations = locations(metadataJson);
+    if (locations.size() > 1) {
+      throw forbidden(table, "a write path of the table lies outside its location");
+    }
+    // Only a location the directory checked against every other table's is vended for: one a
+    // commit moved since (or a replay of the past) is not.
+    if (claimedLocation.isEmpty() || !trim(claimedLocation.get()).equals(trim(locations.get(0)))) {
+      throw forbidden(table, "its location was not validated against the other tables'");
+    }
     try {
       return vendors.vend(locations, accessLevel(request, table));
     } catch (IllegalArgumentException e) {
-      throw new ApiException(
-          403,
-          "ForbiddenException",
-          "Cannot vend credentials for table " + table + ": " + e.getMessage());
+      throw forbidden(table, e.getMessage());
     } catch (RuntimeException e) {
       // The provider's own message may carry request details; only its kind is passed on.
       org.slf4j.LoggerFactory.getLogger(StorageAccess.class)
@@ -135,6 +143,11 @@ final class StorageAccess {
           "ServiceUnavailableException",
           "Cannot vend credentials for table " + table + ": the credential service did not answer");
     }
+  }
+
+  private static ApiException forbidden(TableIdentifier table, String reason) {
+    return new ApiException(
+        403, "ForbiddenException", "Cannot vend credentials for table " + table + ": " + reason);
   }
 
   /**

@@ -92,7 +92,12 @@ final class TableHandlers {
             TableState state = load(request, warehouse, table);
             requireMetadataFile(state.metadataLocation());
             return withCredentials(
-                request, table, state.metadataLocation(), state.metadataJson(), mode);
+                request,
+                table,
+                state.metadataLocation(),
+                state.metadataJson(),
+                mode,
+                claimed(request, warehouse, table));
           });
     }
     String ifNoneMatch = request.header("If-None-Match");
@@ -132,7 +137,10 @@ final class TableHandlers {
         () -> {
           TableState state = load(request, warehouse, table);
           VendedCredentials credentials =
-              catalog.storage().vend(request, table, state.metadataJson()).orElse(null);
+              catalog
+                  .storage()
+                  .vend(request, table, state.metadataJson(), claimed(request, warehouse, table))
+                  .orElse(null);
           return new HttpResult(
               200,
               LoadTableResponses.credentialsBody(credentials),
@@ -145,9 +153,11 @@ final class TableHandlers {
       TableIdentifier table,
       String metadataLocation,
       String metadataJson,
-      LoadTableResponses.SnapshotMode mode) {
+      LoadTableResponses.SnapshotMode mode,
+      java.util.Optional<String> claimedLocation) {
     StorageAccess storage = catalog.storage();
-    VendedCredentials credentials = storage.vend(request, table, metadataJson).orElse(null);
+    VendedCredentials credentials =
+        storage.vend(request, table, metadataJson, claimedLocation).orElse(null);
     if (credentials == null) {
       return LoadTableResponses.result(
           metadataLocation, metadataJson, mode, storage.clientConfig(metadataLocation));
@@ -160,12 +170,22 @@ final class TableHandlers {
         credentials);
   }
 
-  /** The answer of a create, a staged create or a commit: with credentials when asked for. */
+  private java.util.Optional<String> claimed(
+      RequestContext request, String warehouse, TableIdentifier table) {
+    return catalog.queries(request).claimedTableLocation(warehouse, table);
+  }
+
+  /**
+   * The answer of a create or a staged create, with credentials when asked for. The reply is the
+   * decider's word that the location was validated (and, unless staged, claimed) for this table.
+   */
   private Future<HttpResult> respond(
       RequestContext request, TableIdentifier table, CommandReply reply) {
     if (!StorageAccess.wantsVending(request)) {
       return io.vertx.core.Future.succeededFuture(tableResponse(catalog, reply));
     }
+    java.util.Optional<String> validated =
+        java.util.Optional.of(StorageAccess.locations(reply.metadata()).get(0));
     return catalog.read(
         () ->
             withCredentials(
@@ -173,7 +193,8 @@ final class TableHandlers {
                 table,
                 reply.metadataLocation(),
                 reply.metadata(),
-                LoadTableResponses.SnapshotMode.ALL));
+                LoadTableResponses.SnapshotMode.ALL,
+                validated));
   }
 
   /**
