@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.infra.storage.testing.LocalSts;
+import dev.floe.infra.storage.testing.S3ProxyProcess;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -39,8 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A warehouse on a real S3 API server (S3Proxy on loopback, started here), with credential vending
- * through a local STS endpoint. The Java client is given only the catalog's URI, the warehouse and
- * the access-delegation header: endpoint, path style, region and credentials all come from Floe.
+ * through a local STS endpoint. The Java client is given only the catalog's URI and the warehouse:
+ * the access-delegation header, endpoint, path style, region and credentials all come from Floe.
  *
  * <p>What this cannot show: S3Proxy checks signatures but not session policies, so that a vended
  * credential is refused outside its prefix is shown on the policy Floe sends (asserted exactly here
@@ -104,12 +105,14 @@ class S3WarehouseIT {
     }
   }
 
-  /** Only what an engine is told: the catalog, the warehouse, the delegation header. */
+  /**
+   * Only what an engine is told: the catalog and the warehouse. Floe's /v1/config asks the client
+   * to send the access-delegation header for a warehouse that vends.
+   */
   private static RESTCatalog client() {
     Map<String, String> props = new HashMap<>();
     props.put(CatalogProperties.URI, floe.uri());
     props.put(CatalogProperties.WAREHOUSE_LOCATION, "lake");
-    props.put("header.X-Iceberg-Access-Delegation", "vended-credentials");
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
     catalog.initialize("floe", props);

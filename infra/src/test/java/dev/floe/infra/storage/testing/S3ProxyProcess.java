@@ -1,4 +1,4 @@
-package dev.floe.api.it;
+package dev.floe.infra.storage.testing;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A real S3 API server on loopback: S3Proxy with its filesystem backend, in a child JVM (its Jetty,
  * Netty and Jackson would clash with Floe's), on the class path that module {@code test-s3proxy}
- * resolved. It checks AWS v2/v4 signatures against one identity; buckets are directories.
+ * resolved (its jar must be on the test class path). It checks AWS v2/v4 signatures against one
+ * identity; buckets are directories.
  */
 public final class S3ProxyProcess implements AutoCloseable {
   private final Path baseDir;
@@ -25,11 +26,11 @@ public final class S3ProxyProcess implements AutoCloseable {
   private final Path log;
   private Process process;
 
-  public S3ProxyProcess(Path baseDir, String identity, String credential) {
+  public S3ProxyProcess(Path baseDir, String identity, String credential) throws IOException {
     this.baseDir = baseDir;
     this.identity = identity;
     this.credential = credential;
-    this.port = FloeProcess.freePort();
+    this.port = freePort();
     this.log = Path.of("target", "it-logs", "s3proxy-" + port + ".log");
   }
 
@@ -99,6 +100,12 @@ public final class S3ProxyProcess implements AutoCloseable {
       }
     }
     throw new IllegalStateException("S3Proxy did not listen within 60 s; see " + log);
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
   }
 
   static String classpath() throws IOException {
