@@ -170,9 +170,13 @@ final class TableHandlers {
         credentials);
   }
 
+  /**
+   * The location the live directory holds for the table (also for a past-time read: credentials are
+   * vended only for a location that is still the table's).
+   */
   private java.util.Optional<String> claimed(
       RequestContext request, String warehouse, TableIdentifier table) {
-    return catalog.queries(request).claimedTableLocation(warehouse, table);
+    return catalog.queries().claimedTableLocation(warehouse, table);
   }
 
   /**

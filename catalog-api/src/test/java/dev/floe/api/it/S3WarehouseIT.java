@@ -260,6 +260,61 @@ class S3WarehouseIT {
   }
 
   @Test
+  void aStagedCreateGetsCredentialsForTheLocationItReserved() throws Exception {
+    try (RESTCatalog catalog = client()) {
+      db(catalog);
+    }
+    String body =
+        "{\"name\":\"staged\",\"stage-create\":true,\"schema\":{\"type\":\"struct\","
+            + "\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,"
+            + "\"type\":\"long\"}]}}";
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(floe.uri() + "/v1/lake/namespaces/db/tables"))
+                    .header("Content-Type", "application/json")
+                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                    .POST(HttpRequest.BodyPublishers.ofString(body))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode answer = JSON.readTree(response.body());
+    String location = answer.path("metadata").path("location").asText();
+    assertThat(location).startsWith("s3://lake/warehouse/db/staged-");
+    assertThat(answer.path("storage-credentials").get(0).path("prefix").asText())
+        .isEqualTo(location);
+    assertThat(sts.requests().get(sts.requests().size() - 1).get("Policy"))
+        .contains("arn:aws:s3:::lake/" + location.substring("s3://lake/".length()) + "/*");
+  }
+
+  @Test
+  void theStartUpSelfCheckProbedTheWarehouse() throws Exception {
+    assertThat(Files.readString(Path.of("target", "it-logs", "floe-s3.log")))
+        .contains("Storage self-check of lake (s3://lake/warehouse) passed");
+  }
+
+  /**
+   * S3Proxy does not evaluate session policies, so the full self-check, which requires a vended
+   * credential to be refused outside its prefix, stops the start there, with the reason.
+   */
+  @Test
+  void theFullSelfCheckRefusesAStoreThatDoesNotConfineCredentials() throws Exception {
+    Map<String, String> props = new HashMap<>();
+    storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
+    props.put("floe.warehouse.lake.self-check", "full");
+    try (FloeProcess full = new FloeProcess(dir.resolve("floe-s3-full"), props)) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(full::start)
+          .hasMessageContaining("exited with");
+    }
+    String log = Files.readString(Path.of("target", "it-logs", "floe-s3-full.log"));
+    assertThat(log)
+        .contains("Storage self-check of lake (s3://lake/warehouse) failed")
+        .contains("does not enforce session policies")
+        .doesNotContain(SECRET)
+        .doesNotContain("local-sts-session-token-");
+  }
+
+  @Test
   void aNamespaceBoundToAStorageProfilePlacesItsTablesInThatBucket() throws Exception {
     Namespace cold = Namespace.of("cold_ns");
     try (RESTCatalog catalog = client()) {
