@@ -20,12 +20,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Spark on an S3 warehouse: Floe's warehouse lives on a real S3 API server (S3Proxy on loopback,
- * started here), and Spark is given only the catalog's URI, the warehouse name and the access
- * delegation header (Spark 3.5 with Iceberg 1.11 did not send the header that Floe's /v1/config
- * offers as a default, although the Java client does); endpoint, path style, region and the
- * temporary credentials come from the table's load answer (a local STS endpoint issues them, and
- * S3Proxy checks every request's signature against them). Spark writes Parquet files and reads them
- * back.
+ * started here), and Spark is given only the catalog's URI and the warehouse name. The access
+ * delegation header comes from Floe's /v1/config; endpoint, path style, region and the temporary
+ * credentials from the table's load answer (a local STS endpoint issues them, and S3Proxy checks
+ * every request's signature against them). Spark writes Parquet files and reads them back.
  *
  * <p>Not shown here: S3Proxy ignores session policies, so confinement to the table's prefix rests
  * on the policy Floe sends (asserted in S3WarehouseIT and S3SessionPolicyTest).
@@ -77,8 +75,6 @@ class SparkS3IT {
             .config("spark.sql.catalog.lake.type", "rest")
             .config("spark.sql.catalog.lake.uri", floe.uri())
             .config("spark.sql.catalog.lake.warehouse", "lake")
-            .config(
-                "spark.sql.catalog.lake.header.X-Iceberg-Access-Delegation", "vended-credentials")
             .getOrCreate();
   }
 
