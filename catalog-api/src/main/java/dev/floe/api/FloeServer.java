@@ -14,6 +14,8 @@ import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.kafka.EmbeddedKafkaBroker;
 import dev.floe.infra.kafka.TopicProvisioner;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.StorageSelfCheck;
+import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.CatalogTopology;
 import dev.floe.processor.kafka.FaultPoints;
 import dev.floe.processor.kafka.StreamsSettings;
@@ -57,11 +59,14 @@ public final class FloeServer implements AutoCloseable {
   private KafkaAuditLog audit;
   private LineageIndex lineage;
   private dev.floe.projections.access.AccessView accessView;
-  private final MetadataFiles metadataFiles = new MetadataFiles();
+  private final MetadataFiles metadataFiles;
+  private final CredentialVendors credentialVendors;
   private KafkaReachability kafkaReachability;
 
   private FloeServer(FloeConfig config) {
     this.config = config;
+    this.metadataFiles = new MetadataFiles(config.storage());
+    this.credentialVendors = new CredentialVendors(config.storage(), java.time.Clock.systemUTC());
   }
 
   public static FloeServer start(FloeConfig config) {
@@ -76,6 +81,7 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private void startAll() {
+    StorageSelfCheck.run(config.storage(), metadataFiles, credentialVendors);
     Topics topics = new Topics(config.topicPrefix());
     if (config.embeddedKafka()) {
       broker =
@@ -122,7 +128,8 @@ public final class FloeServer implements AutoCloseable {
             vertx,
             metadataFiles,
             metrics,
-            new AsOfCatalogs(bootstrapServers, topics.events()));
+            new AsOfCatalogs(bootstrapServers, topics.events()),
+            credentialVendors);
     accessView =
         new dev.floe.projections.access.AccessView(
                 bootstrapServers,
@@ -277,6 +284,8 @@ public final class FloeServer implements AutoCloseable {
     if (vertx != null) {
       awaitQuietly(vertx.close());
     }
+    metadataFiles.close();
+    credentialVendors.close();
     if (broker != null) {
       broker.close();
     }

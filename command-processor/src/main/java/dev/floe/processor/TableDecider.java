@@ -70,6 +70,17 @@ public final class TableDecider {
       // ValidationException, IllegalArgumentException: the updates are invalid for this table.
       return Decision.rejected(id, Rejection.invalid(e));
     }
+    // A commit that moves the table's files is checked again: a location of valid form, and every
+    // write path inside the location (vended credentials cover the location and nothing else).
+    if (TableLocations.pathsChanged(
+        base.location(), base.properties(), updated.location(), updated.properties())) {
+      java.util.Optional<String> invalid =
+          TableLocations.invalidPaths(updated.location(), updated.properties());
+      if (invalid.isPresent()) {
+        return Decision.rejected(
+            id, new Rejection(dev.floe.events.RejectionCode.INVALID_REQUEST, invalid.get()));
+      }
+    }
     if (updated.changes().isEmpty()) {
       return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }

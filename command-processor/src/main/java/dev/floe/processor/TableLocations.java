@@ -36,6 +36,61 @@ public final class TableLocations {
     return path.isBlank() ? Optional.of("Invalid location: empty") : Optional.empty();
   }
 
+  /**
+   * The table properties that send a table's files elsewhere than its location. Vended credentials
+   * cover the table's location only, so each must lie inside it.
+   */
+  public static final List<String> PATH_PROPERTIES =
+      List.of(
+          "write.data.path",
+          "write.metadata.path",
+          "write.object-storage.path",
+          "write.folder-storage.path");
+
+  /** Why a table's location or write paths are not acceptable, if they are not. */
+  public static Optional<String> invalidPaths(
+      String location, java.util.Map<String, String> props) {
+    String normal = normalize(location);
+    Optional<String> malformed = malformed(normal);
+    if (malformed.isPresent()) {
+      return malformed;
+    }
+    for (String key : PATH_PROPERTIES) {
+      String path = props.get(key);
+      if (path == null || path.isBlank()) {
+        continue;
+      }
+      String normalPath = normalize(path);
+      Optional<String> bad = malformed(normalPath);
+      if (bad.isPresent()) {
+        return bad;
+      }
+      if (!normalPath.equals(normal) && !normalPath.startsWith(normal + "/")) {
+        return Optional.of(
+            String.format(
+                "Invalid %s %s: must lie inside the table location %s", key, normalPath, normal));
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** True when a change of metadata moves where the table's files go. */
+  public static boolean pathsChanged(
+      String baseLocation,
+      java.util.Map<String, String> baseProps,
+      String location,
+      java.util.Map<String, String> props) {
+    if (!java.util.Objects.equals(baseLocation, location)) {
+      return true;
+    }
+    for (String key : PATH_PROPERTIES) {
+      if (!java.util.Objects.equals(baseProps.get(key), props.get(key))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static boolean isInside(String root, String location) {
     String normalRoot = normalize(root);
     return location.startsWith(normalRoot + "/");

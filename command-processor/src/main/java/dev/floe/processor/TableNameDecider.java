@@ -48,8 +48,7 @@ final class TableNameDecider {
       // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
       return Decision.rejected(id, Rejection.invalid(e));
     }
-    Optional<Rejection> badLocation =
-        checkLocation(directory, c.warehouseRoot(), table.metadata().location(), Optional.empty());
+    Optional<Rejection> badLocation = checkLocation(directory, c.warehouseRoot(), table.metadata());
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -103,8 +102,7 @@ final class TableNameDecider {
       return Decision.rejected(
           id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
-    Optional<Rejection> badLocation =
-        checkLocation(directory, c.warehouseRoot(), metadata.location(), Optional.empty());
+    Optional<Rejection> badLocation = checkLocation(directory, c.warehouseRoot(), metadata);
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -195,6 +193,16 @@ final class TableNameDecider {
    * @param own the location the same table already holds (a register overwrite), which is no
    *     conflict
    */
+  private static Optional<Rejection> checkLocation(
+      Directory directory, String root, TableMetadata metadata) {
+    Optional<String> invalid =
+        TableLocations.invalidPaths(metadata.location(), metadata.properties());
+    if (invalid.isPresent()) {
+      return Optional.of(new Rejection(INVALID_REQUEST, invalid.get()));
+    }
+    return checkLocation(directory, root, metadata.location(), Optional.empty());
+  }
+
   private static Optional<Rejection> checkLocation(
       Directory directory, String root, String location, Optional<String> own) {
     String normal = TableLocations.normalize(location);

@@ -431,6 +431,87 @@ class TableDeciderTest {
     }
   }
 
+  /** A commit that moves where the table's files go is checked again (issue #7). */
+  @Nested
+  class Paths {
+    @Test
+    void rejectsAWriteDataPathOutsideTheTableLocation() {
+      Decision decision =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-data-path",
+                  List.of(),
+                  List.of(
+                      new MetadataUpdate.SetProperties(
+                          Map.of("write.data.path", "file:///tmp/wh/db/orders2/data")))));
+      assertRejected(
+          decision,
+          "c-data-path",
+          RejectionCode.INVALID_REQUEST,
+          "Invalid write.data.path file:///tmp/wh/db/orders2/data: must lie inside the table"
+              + " location file:///tmp/wh/db/orders");
+    }
+
+    @Test
+    void rejectsAMetadataOrObjectStoragePathOutsideTheTableLocation() {
+      for (String key : List.of("write.metadata.path", "write.object-storage.path")) {
+        Decision decision =
+            TableDecider.commit(
+                state,
+                base,
+                commit(
+                    "c-" + key,
+                    List.of(),
+                    List.of(new MetadataUpdate.SetProperties(Map.of(key, "file:///tmp/other")))));
+        assertThat(decision.isRejected()).as(key).isTrue();
+        assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      }
+    }
+
+    @Test
+    void acceptsPathsInsideTheTableLocation() {
+      Decision decision =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-inside",
+                  List.of(),
+                  List.of(
+                      new MetadataUpdate.SetProperties(
+                          Map.of("write.data.path", LOCATION + "/data-v2")))));
+      assertThat(decision.isRejected()).isFalse();
+    }
+
+    @Test
+    void rejectsAMovedLocationWithRelativeSegmentsAndChecksPathsAgainstTheNewOne() {
+      Decision relative =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-relative",
+                  List.of(),
+                  List.of(new MetadataUpdate.SetLocation("file:///tmp/wh/db/../other"))));
+      assertThat(relative.isRejected()).isTrue();
+      Decision moved =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-moved",
+                  List.of(),
+                  List.of(
+                      new MetadataUpdate.SetProperties(
+                          Map.of("write.data.path", LOCATION + "/data")),
+                      new MetadataUpdate.SetLocation("file:///tmp/wh/db/orders-moved"))));
+      assertThat(moved.isRejected()).isTrue();
+      assertThat(moved.reply().rejection().message()).contains("orders-moved");
+    }
+  }
+
   @Nested
   class Create {
     @Test

@@ -30,9 +30,18 @@ final class FloeServerProcess implements AutoCloseable {
   private final int port;
   private final Path log;
   private Process process;
+  private final java.util.Map<String, String> properties;
 
   /** Copies the server into {@code workDir/server}; Floe keeps its data in {@code workDir/data}. */
   FloeServerProcess(Path workDir) {
+    this(workDir, java.util.Map.of());
+  }
+
+  /**
+   * @param properties configuration keys (README.md), passed as a {@code --config} file
+   */
+  FloeServerProcess(Path workDir, java.util.Map<String, String> properties) {
+    this.properties = properties;
     this.serverDir = workDir.resolve("server");
     this.dataDir = workDir.resolve("data");
     this.port = freePort();
@@ -69,6 +78,15 @@ final class FloeServerProcess implements AutoCloseable {
         List.of("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString()));
     try {
       Files.createDirectories(log.getParent());
+      if (!properties.isEmpty()) {
+        Path config = serverDir.resolve("floe.properties");
+        java.util.Properties props = new java.util.Properties();
+        props.putAll(properties);
+        try (var out = Files.newOutputStream(config)) {
+          props.store(out, "FloeServerProcess");
+        }
+        command.addAll(List.of("--config", config.toString()));
+      }
       process =
           new ProcessBuilder(command)
               .redirectErrorStream(true)

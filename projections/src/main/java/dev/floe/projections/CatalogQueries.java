@@ -33,6 +33,14 @@ public interface CatalogQueries {
     return table(warehouse, identifier).map(TableState::metadataLocation);
   }
 
+  /**
+   * The location the directory holds for a table: the one checked against every other table's when
+   * the table was created, registered or renamed. Empty when unknown.
+   */
+  default Optional<String> claimedTableLocation(String warehouse, TableIdentifier identifier) {
+    return Optional.empty();
+  }
+
   Optional<TableState> view(String warehouse, TableIdentifier identifier);
 
   Page<TableIdentifier> listViews(

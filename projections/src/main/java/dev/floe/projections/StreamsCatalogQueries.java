@@ -49,6 +49,14 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
+  public Optional<String> claimedTableLocation(String warehouse, TableIdentifier identifier) {
+    byte[] value = directory(warehouse).get(DirectoryKeys.table(warehouse, identifier));
+    return value == null
+        ? Optional.empty()
+        : Optional.ofNullable(dev.floe.events.state.TableEntry.fromBytes(value).location());
+  }
+
+  @Override
   public Page<Namespace> listNamespaces(
       String warehouse, Namespace parent, String pageToken, Integer pageSize) {
     String prefix =

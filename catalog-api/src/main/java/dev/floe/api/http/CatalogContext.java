@@ -23,6 +23,7 @@ public final class CatalogContext {
   private final AsOfCatalogs asOf;
   private java.util.function.Supplier<dev.floe.projections.access.AccessSnapshot> access =
       () -> dev.floe.projections.access.AccessSnapshot.EMPTY;
+  private final StorageAccess storage;
 
   public CatalogContext(
       FloeConfig config,
@@ -31,7 +32,8 @@ public final class CatalogContext {
       Vertx vertx,
       MetadataFiles metadataFiles,
       CatalogMetrics metrics,
-      AsOfCatalogs asOf) {
+      AsOfCatalogs asOf,
+      dev.floe.infra.storage.vending.CredentialVendors vendors) {
     this.config = config;
     this.queries = queries;
     this.gateway = gateway;
@@ -39,6 +41,13 @@ public final class CatalogContext {
     this.metadataFiles = metadataFiles;
     this.metrics = metrics;
     this.asOf = asOf;
+    this.storage =
+        new StorageAccess(
+            config.storage(), vendors, (request, table) -> Guards.mayWrite(this, request, table));
+  }
+
+  StorageAccess storage() {
+    return storage;
   }
 
   /** Where the current access-control state is read (set once, before serving). */

@@ -26,6 +26,7 @@ final class ConfigHandler {
           Endpoint.V1_RENAME_TABLE,
           Endpoint.V1_REGISTER_TABLE,
           Endpoint.V1_REPORT_METRICS,
+          Endpoint.V1_TABLE_CREDENTIALS,
           Endpoint.V1_LIST_VIEWS,
           Endpoint.V1_LOAD_VIEW,
           Endpoint.V1_VIEW_EXISTS,
@@ -54,8 +55,16 @@ final class ConfigHandler {
     if (at >= 0) {
       CatalogContext.asOfTime(warehouse);
     }
+    String name = at < 0 ? warehouse : warehouse.substring(0, at);
+    Map<String, String> defaults = new java.util.HashMap<>();
+    if (catalog.config().storage().warehouse(name).vending().enabled()) {
+      // Clients send request headers from header.* properties: with this default, an engine given
+      // only the URI and the warehouse asks for vended credentials (a client setting wins).
+      defaults.put("header." + StorageAccess.ACCESS_DELEGATION, StorageAccess.VENDED_CREDENTIALS);
+    }
     ConfigResponse response =
         ConfigResponse.builder()
+            .withDefaults(defaults)
             .withOverrides(new java.util.HashMap<>(Map.of("prefix", warehouse)))
             .withEndpoints(ENDPOINTS)
             .withIdempotencyKeyLifetime(catalog.config().idempotencyKeyLifetime().toString())

@@ -157,6 +157,20 @@ final class Guards {
         }
       };
 
+  /** The caller may write the table: what vended credentials may do follows from it. */
+  static boolean mayWrite(CatalogContext catalog, RequestContext request, TableIdentifier table) {
+    Caller caller = request.caller();
+    if (caller == null || caller.unrestricted()) {
+      return caller != null;
+    }
+    return covers(
+        catalog
+            .access()
+            .level(
+                caller.name(), catalog.warehouse(request), levels(table.namespace()), table.name()),
+        Action.WRITE);
+  }
+
   /** The listed namespaces the caller may see. */
   static List<Namespace> visibleNamespaces(
       CatalogContext catalog, RequestContext request, String warehouse, List<Namespace> found) {

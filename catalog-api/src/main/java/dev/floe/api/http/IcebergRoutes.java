@@ -57,6 +57,7 @@ public final class IcebergRoutes {
     route.add(HEAD, ns + "/tables/{table}", read, tables::handleTableExists);
     route.add(POST, ns + "/tables/{table}", write, tables::handleCommitTable);
     route.add(DELETE, ns + "/tables/{table}", write, tables::handleDropTable);
+    route.add(GET, ns + "/tables/{table}/credentials", read, tables::handleLoadCredentials);
     route.add(POST, ns + "/tables/{table}/metrics", read, membership::handleReportMetrics);
     route.add(POST, ns + "/register", namespaceWrite, membership::handleRegisterTable);
     route.add(POST, "/v1/{prefix}/tables/rename", Guards.RENAME, membership::handleRenameTable);

@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import dev.floe.infra.storage.vending.VendedCredentials;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -81,17 +82,44 @@ final class LoadTableResponses {
         : new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
   }
 
-  static HttpResult result(String metadataLocation, String metadataJson, SnapshotMode mode) {
+  /**
+   * @param config the storage settings of the table's location (no secrets): fixed per location, so
+   *     the answer can be cached by metadata location
+   */
+  static HttpResult result(
+      String metadataLocation, String metadataJson, SnapshotMode mode, Map<String, String> config) {
     if (metadataLocation == null) {
-      return new HttpResult(200, render(null, metadataJson, mode), Map.of());
+      return new HttpResult(200, render(null, metadataJson, mode, config, null), Map.of());
     }
     byte[] body =
         BODIES.get(
-            mode + " " + metadataLocation, key -> render(metadataLocation, metadataJson, mode));
+            mode + " " + metadataLocation,
+            key -> render(metadataLocation, metadataJson, mode, config, null));
     return new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
   }
 
-  private static byte[] render(String metadataLocation, String metadataJson, SnapshotMode mode) {
+  /**
+   * An answer carrying vended credentials: never cached, no ETag (a 304 would keep a client on old
+   * credentials), {@code Cache-Control: no-store}.
+   */
+  static HttpResult withCredentials(
+      String metadataLocation,
+      String metadataJson,
+      SnapshotMode mode,
+      Map<String, String> config,
+      VendedCredentials credentials) {
+    return new HttpResult(
+        200,
+        render(metadataLocation, metadataJson, mode, config, credentials),
+        Map.of("Cache-Control", "no-store"));
+  }
+
+  private static byte[] render(
+      String metadataLocation,
+      String metadataJson,
+      SnapshotMode mode,
+      Map<String, String> config,
+      VendedCredentials credentials) {
     String json = metadataJson;
     if (mode == SnapshotMode.REFS) {
       // Only the snapshots that a branch or tag points at (Iceberg's own suppression).
@@ -100,10 +128,18 @@ final class LoadTableResponses {
           TableMetadataParser.toJson(
               TableMetadata.buildFrom(metadata).suppressHistoricalSnapshots().build());
     }
-    return body(metadataLocation, json);
+    return body(metadataLocation, json, config, credentials);
   }
 
   static byte[] body(String metadataLocation, String metadataJson) {
+    return body(metadataLocation, metadataJson, Map.of(), null);
+  }
+
+  private static byte[] body(
+      String metadataLocation,
+      String metadataJson,
+      Map<String, String> config,
+      VendedCredentials credentials) {
     StringBuilder json = new StringBuilder(metadataJson.length() + 128);
     json.append('{');
     if (metadataLocation != null) {
@@ -111,8 +147,45 @@ final class LoadTableResponses {
       appendQuoted(json, metadataLocation);
       json.append(',');
     }
-    json.append("\"metadata\":").append(metadataJson).append(",\"config\":{}}");
+    json.append("\"metadata\":").append(metadataJson).append(",\"config\":");
+    appendObject(json, config);
+    if (credentials != null) {
+      json.append(",\"storage-credentials\":[{\"prefix\":");
+      appendQuoted(json, credentials.prefix());
+      json.append(",\"config\":");
+      appendObject(json, credentials.config());
+      json.append("}]");
+    }
+    json.append('}');
     return json.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** {@code {"storage-credentials":[…]}}, the answer of the credentials route. */
+  static byte[] credentialsBody(VendedCredentials credentials) {
+    StringBuilder json = new StringBuilder("{\"storage-credentials\":[");
+    if (credentials != null) {
+      json.append("{\"prefix\":");
+      appendQuoted(json, credentials.prefix());
+      json.append(",\"config\":");
+      appendObject(json, credentials.config());
+      json.append('}');
+    }
+    return json.append("]}").toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static void appendObject(StringBuilder json, Map<String, String> map) {
+    json.append('{');
+    boolean first = true;
+    for (Map.Entry<String, String> entry : map.entrySet()) {
+      if (!first) {
+        json.append(',');
+      }
+      first = false;
+      appendQuoted(json, entry.getKey());
+      json.append(':');
+      appendQuoted(json, entry.getValue());
+    }
+    json.append('}');
   }
 
   private static void appendQuoted(StringBuilder json, String value) {

@@ -57,6 +57,7 @@ final class NamespaceHandlers {
     CreateNamespaceRequest body = request.body(CreateNamespaceRequest.class);
     Names.requireValid(body.namespace());
     Names.requireNoNulls(body.properties());
+    requireKnownProfile(body.properties());
     CreateNamespaceCommand command =
         new CreateNamespaceCommand(
             catalog.header(request), warehouse, body.namespace(), body.properties());
@@ -109,10 +110,22 @@ final class NamespaceHandlers {
     UpdateNamespacePropertiesRequest body = request.body(UpdateNamespacePropertiesRequest.class);
     Names.requireNoNulls(body.updates());
     Names.requireNoNulls(body.removals());
+    requireKnownProfile(body.updates());
     UpdateNamespacePropertiesCommand command =
         new UpdateNamespacePropertiesCommand(
             catalog.header(request), warehouse, namespace, body.updates(), body.removals());
     return catalog.submit(command).map(NamespaceHandlers::updatedResponse);
+  }
+
+  /** A namespace may bind only a configured storage profile (400 otherwise). */
+  private void requireKnownProfile(java.util.Map<String, String> properties) {
+    String profile =
+        properties == null
+            ? null
+            : properties.get(dev.floe.infra.storage.StorageConfig.PROFILE_PROPERTY);
+    if (profile != null) {
+      catalog.storage().requireProfile(profile);
+    }
   }
 
   private static HttpResult updatedResponse(CommandReply reply) {

@@ -30,20 +30,37 @@ final class ReplyBodies {
   static Future<HttpResult> table(CatalogContext catalog, CommandReply reply) {
     String location = reply.metadataLocation();
     LoadTableResponses.SnapshotMode all = LoadTableResponses.SnapshotMode.ALL;
+    if (reply.metadata() == null) {
+      HttpResult cached = LoadTableResponses.cached(location, all);
+      if (cached != null) {
+        return Future.succeededFuture(cached);
+      }
+    }
+    return tableJson(catalog, reply)
+        .map(
+            json ->
+                LoadTableResponses.result(location, json, all, clientConfig(catalog, location)));
+  }
+
+  /**
+   * The metadata document the reply names: the one it carries (a staged create, or a reply of an
+   * earlier version), what this process just wrote, or the file read off the event loop.
+   */
+  static Future<String> tableJson(CatalogContext catalog, CommandReply reply) {
     if (reply.metadata() != null) {
-      // A staged create (no file), or a reply of an earlier version that carried the document.
-      return Future.succeededFuture(LoadTableResponses.result(location, reply.metadata(), all));
+      return Future.succeededFuture(reply.metadata());
     }
-    HttpResult cached = LoadTableResponses.cached(location, all);
-    if (cached != null) {
-      return Future.succeededFuture(cached);
-    }
+    String location = reply.metadataLocation();
     Optional<String> written = catalog.metadataFiles().recentlyWritten(location);
     if (written.isPresent()) {
-      return Future.succeededFuture(LoadTableResponses.result(location, written.get(), all));
+      return Future.succeededFuture(written.get());
     }
-    return catalog.read(
-        () -> LoadTableResponses.result(location, readTable(catalog, location), all));
+    return catalog.read(() -> readTable(catalog, location));
+  }
+
+  /** The storage settings of the table's location (endpoint, region; no secrets). */
+  private static Map<String, String> clientConfig(CatalogContext catalog, String location) {
+    return location == null ? Map.of() : catalog.storage().clientConfig(location);
   }
 
   /** A LoadViewResult. */

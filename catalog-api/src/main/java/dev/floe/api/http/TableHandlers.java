@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import dev.floe.events.CommandReply;
 import dev.floe.events.RestRequestLimits;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CommitTransactionCommand;
@@ -8,6 +9,7 @@ import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.TableChange;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.UpdateRequirement;
@@ -29,25 +31,50 @@ final class TableHandlers {
     return Listings.list(catalog, request, CatalogQueries::listTables);
   }
 
+  /**
+   * The table is placed under its storage profile's root, its namespace's, or the warehouse's; a
+   * staged create answers with credentials for the location it reserved.
+   */
   Future<HttpResult> handleCreateTable(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
     Namespace namespace = request.namespace();
     CreateTableRequest body = request.body(CreateTableRequest.class);
     Names.requireValidName(body.name());
     Names.requireNoNulls(body.properties());
-    CreateTableCommand command =
-        new CreateTableCommand(
-            catalog.header(request),
-            warehouse,
-            catalog.config().warehouseRoot(warehouse),
-            TableIdentifier.of(namespace, body.name()),
-            body.location(),
-            body.schema(),
-            body.spec() == null ? null : body.spec().toUnbound(),
-            body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
-            body.properties(),
-            body.stageCreate());
-    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
+    TableIdentifier table = TableIdentifier.of(namespace, body.name());
+    return catalog
+        .read(() -> storageRoot(request, warehouse, namespace, body.properties()))
+        .compose(
+            root ->
+                catalog.submit(
+                    new CreateTableCommand(
+                        catalog.header(request),
+                        warehouse,
+                        root,
+                        table,
+                        body.location(),
+                        body.schema(),
+                        body.spec() == null ? null : body.spec().toUnbound(),
+                        body.writeOrder() == null ? null : body.writeOrder().toUnbound(),
+                        body.properties(),
+                        body.stageCreate())))
+        .compose(reply -> respond(request, table, reply));
+  }
+
+  /** Reads the namespace's properties (and its ancestors'): call off the event loop. */
+  private String storageRoot(
+      RequestContext request,
+      String warehouse,
+      Namespace namespace,
+      java.util.Map<String, String> tableProperties) {
+    java.util.List<java.util.Map<String, String>> levels = new java.util.ArrayList<>();
+    for (Namespace level : StorageAccess.levels(namespace)) {
+      catalog
+          .queries(request)
+          .namespace(warehouse, level)
+          .ifPresent(state -> levels.add(state.properties()));
+    }
+    return catalog.storage().rootFor(warehouse, tableProperties, levels);
   }
 
   /**
@@ -59,6 +86,20 @@ final class TableHandlers {
     TableIdentifier table = request.table();
     LoadTableResponses.SnapshotMode mode =
         LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
+    if (StorageAccess.wantsVending(request)) {
+      return catalog.read(
+          () -> {
+            TableState state = load(request, warehouse, table);
+            requireMetadataFile(state.metadataLocation());
+            return withCredentials(
+                request,
+                table,
+                state.metadataLocation(),
+                state.metadataJson(),
+                mode,
+                claimed(request, warehouse, table));
+          });
+    }
     String ifNoneMatch = request.header("If-None-Match");
     return catalog.read(
         () -> {
@@ -77,8 +118,88 @@ final class TableHandlers {
             return cached;
           }
           TableState state = load(request, warehouse, table);
-          return LoadTableResponses.result(state.metadataLocation(), state.metadataJson(), mode);
+          return LoadTableResponses.result(
+              state.metadataLocation(),
+              state.metadataJson(),
+              mode,
+              catalog.storage().clientConfig(state.metadataLocation()));
         });
+  }
+
+  /**
+   * {@code GET …/tables/{table}/credentials}: fresh credentials with the same scope as a load's (an
+   * empty list when the table's storage vends none).
+   */
+  Future<HttpResult> handleLoadCredentials(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    return catalog.read(
+        () -> {
+          TableState state = load(request, warehouse, table);
+          VendedCredentials credentials =
+              catalog
+                  .storage()
+                  .vend(request, table, state.metadataJson(), claimed(request, warehouse, table))
+                  .orElse(null);
+          return new HttpResult(
+              200,
+              LoadTableResponses.credentialsBody(credentials),
+              java.util.Map.of("Cache-Control", "no-store"));
+        });
+  }
+
+  private HttpResult withCredentials(
+      RequestContext request,
+      TableIdentifier table,
+      String metadataLocation,
+      String metadataJson,
+      LoadTableResponses.SnapshotMode mode,
+      java.util.Optional<String> claimedLocation) {
+    StorageAccess storage = catalog.storage();
+    VendedCredentials credentials =
+        storage.vend(request, table, metadataJson, claimedLocation).orElse(null);
+    if (credentials == null) {
+      return LoadTableResponses.result(
+          metadataLocation, metadataJson, mode, storage.clientConfig(metadataLocation));
+    }
+    return LoadTableResponses.withCredentials(
+        metadataLocation,
+        metadataJson,
+        mode,
+        storage.vendedConfig(request, table, credentials),
+        credentials);
+  }
+
+  /**
+   * The location the live directory holds for the table (also for a past-time read: credentials are
+   * vended only for a location that is still the table's).
+   */
+  private java.util.Optional<String> claimed(
+      RequestContext request, String warehouse, TableIdentifier table) {
+    return catalog.queries().claimedTableLocation(warehouse, table);
+  }
+
+  /**
+   * The answer of a create or a staged create, with credentials when asked for. The reply is the
+   * decider's word that the location was validated (and, unless staged, claimed) for this table.
+   */
+  private Future<HttpResult> respond(
+      RequestContext request, TableIdentifier table, CommandReply reply) {
+    if (!StorageAccess.wantsVending(request)) {
+      return ReplyBodies.table(catalog, reply);
+    }
+    return ReplyBodies.tableJson(catalog, reply)
+        .compose(
+            json ->
+                catalog.read(
+                    () ->
+                        withCredentials(
+                            request,
+                            table,
+                            reply.metadataLocation(),
+                            json,
+                            LoadTableResponses.SnapshotMode.ALL,
+                            java.util.Optional.of(StorageAccess.locations(json).get(0)))));
   }
 
   /**
@@ -123,15 +244,25 @@ final class TableHandlers {
         .allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       throw ApiException.badRequest("Invalid create requirements: %s", body.requirements());
     }
-    CreateTableTransactionCommand command =
-        new CreateTableTransactionCommand(
-            catalog.header(request),
-            warehouse,
-            catalog.config().warehouseRoot(warehouse),
-            table,
-            body.requirements(),
-            body.updates());
-    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
+    java.util.Map<String, String> properties = new java.util.HashMap<>();
+    for (org.apache.iceberg.MetadataUpdate update : body.updates()) {
+      if (update instanceof org.apache.iceberg.MetadataUpdate.SetProperties set) {
+        properties.putAll(set.updated());
+      }
+    }
+    return catalog
+        .read(() -> storageRoot(request, warehouse, table.namespace(), properties))
+        .compose(
+            root ->
+                catalog.submit(
+                    new CreateTableTransactionCommand(
+                        catalog.header(request),
+                        warehouse,
+                        root,
+                        table,
+                        body.requirements(),
+                        body.updates())))
+        .compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   /**

@@ -176,7 +176,20 @@ class ReplyBodiesTest {
   }
 
   private CatalogContext catalog(MetadataFiles files) {
-    return new CatalogContext(null, null, null, vertx, files, null, null);
+    java.util.Properties props = new java.util.Properties();
+    props.setProperty("floe.data-dir", warehouse.toString());
+    dev.floe.infra.config.FloeConfig config =
+        dev.floe.infra.config.FloeConfig.fromProperties(props);
+    return new CatalogContext(
+        config,
+        null,
+        null,
+        vertx,
+        files,
+        null,
+        null,
+        new dev.floe.infra.storage.vending.CredentialVendors(
+            config.storage(), java.time.Clock.systemUTC()));
   }
 
   private static CommandReply reply(String location) {

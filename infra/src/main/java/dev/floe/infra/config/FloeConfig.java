@@ -19,6 +19,7 @@ import java.util.Properties;
  * @param warehouses warehouse name → storage root ({@code file:///…})
  * @param haltBefore fault tests only: record types before which the processor halts the process
  * @param auth how requests are authenticated
+ * @param storage each warehouse's storage and the named storage profiles (docs/storage.md)
  */
 public record FloeConfig(
     String host,
@@ -39,13 +40,15 @@ public record FloeConfig(
     int standbyReplicas,
     Duration idempotencyKeyLifetime,
     java.util.Set<String> haltBefore,
-    AuthConfig auth) {
+    AuthConfig auth,
+    dev.floe.infra.storage.StorageConfig storage) {
 
   public FloeConfig {
     haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
     auth = auth == null ? AuthConfig.NONE : auth;
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
+    storage = storage == null ? dev.floe.infra.storage.StorageConfig.local(warehouses) : storage;
     if (!warehouses.containsKey(defaultWarehouse)) {
       throw new IllegalArgumentException(
           "default warehouse " + defaultWarehouse + " is not configured");
@@ -116,7 +119,8 @@ public record FloeConfig(
             .map(String::trim)
             .filter(type -> !type.isEmpty())
             .collect(java.util.stream.Collectors.toSet()),
-        AuthConfig.fromProperties(props));
+        AuthConfig.fromProperties(props),
+        dev.floe.infra.storage.StorageConfig.fromProperties(props, warehouses));
   }
 
   private static String trimSlash(String location) {

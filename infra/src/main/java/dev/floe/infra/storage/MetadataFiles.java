@@ -3,21 +3,30 @@ package dev.floe.infra.storage;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import java.time.Duration;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
- * Reads and writes {@code metadata.json} files in the warehouse through Iceberg's FileIO, chosen by
- * the location's scheme. Writes overwrite: a command reprocessed after a crash writes the same file
- * name again (the name comes from the command), and the file that stays is the one whose Kafka
- * transaction committed last.
+ * Reads and writes {@code metadata.json} files in the warehouse through Iceberg's FileIO: {@link
+ * LocalFileIO} for {@code file:}, Iceberg's {@link S3FileIO} for {@code s3://} roots (each storage
+ * with its own client, endpoint, credentials and time bound). Writes overwrite: a command
+ * reprocessed after a crash writes the same file name again (the name comes from the command), and
+ * the file that stays is the one whose Kafka transaction committed last.
  */
-public class MetadataFiles {
-  private final Map<String, FileIO> ioByScheme = new ConcurrentHashMap<>();
+public class MetadataFiles implements AutoCloseable {
+  private final StorageConfig storage;
+  private final FileIO local = new LocalFileIO();
+  private final Map<String, FileIO> ioByStorage = new ConcurrentHashMap<>();
 
   /**
    * The documents this process wrote in the last minute, by location. A reply names the metadata
@@ -33,8 +42,13 @@ public class MetadataFiles {
           .expireAfterWrite(Duration.ofMinutes(1))
           .build();
 
+  /** Local warehouses only. */
   public MetadataFiles() {
-    ioByScheme.put("file", new LocalFileIO());
+    this(StorageConfig.local(Map.of()));
+  }
+
+  public MetadataFiles(StorageConfig storage) {
+    this.storage = storage;
   }
 
   public void write(TableMetadata metadata, String location) {
@@ -43,10 +57,10 @@ public class MetadataFiles {
 
   /** Writes an already serialised metadata document (the processor has the JSON in hand). */
   public void writeJson(String location, String json) {
-    try (java.io.OutputStream out = io(location).newOutputFile(location).createOrOverwrite()) {
-      out.write(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot write " + location, e);
+    try (OutputStream out = io(location).newOutputFile(location).createOrOverwrite()) {
+      out.write(json.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write " + location, e);
     }
     recentlyWritten.put(location, json);
   }
@@ -59,7 +73,7 @@ public class MetadataFiles {
   /** Deletes everything under a location (a dropped table's files, when a purge was asked for). */
   public void deleteAll(String location) {
     FileIO io = io(location);
-    if (!(io instanceof org.apache.iceberg.io.SupportsPrefixOperations prefixes)) {
+    if (!(io instanceof SupportsPrefixOperations prefixes)) {
       throw new UnsupportedOperationException("Cannot delete by prefix at " + location);
     }
     prefixes.deletePrefix(location);
@@ -73,15 +87,39 @@ public class MetadataFiles {
     return TableMetadataParser.read(io(location), location);
   }
 
+  /**
+   * The FileIO of the configured storage that holds the location; {@code file:} locations outside
+   * every configured root (registered tables) are read locally.
+   */
   public FileIO io(String location) {
-    int colon = location.indexOf(':');
-    String scheme =
-        colon > 0 && location.indexOf('/') > colon ? location.substring(0, colon) : "file";
-    FileIO io = ioByScheme.get(scheme);
-    if (io == null) {
-      throw new IllegalArgumentException(
-          "No storage configured for scheme " + scheme + ": " + location);
+    StorageProfile profile = storage.forLocation(location).orElse(null);
+    if (profile == null) {
+      if (StorageProfile.schemeOf(location) == StorageProfile.Scheme.FILE) {
+        return local;
+      }
+      throw new IllegalArgumentException("No storage configured for " + location);
     }
-    return io;
+    return ioByStorage.computeIfAbsent(profile.name() + "|" + profile.root(), k -> open(profile));
+  }
+
+  private FileIO open(StorageProfile profile) {
+    return switch (profile.scheme()) {
+      case FILE -> local;
+      case S3 -> {
+        var client =
+            S3Clients.s3(
+                profile.s3(), profile.ioTimeout(), S3Clients.catalogCredentials(profile.s3()));
+        S3FileIO io = new S3FileIO(() -> client);
+        io.initialize(Map.of());
+        yield io;
+      }
+      case GCS -> GcsFileIOs.open(profile);
+    };
+  }
+
+  @Override
+  public void close() {
+    ioByStorage.values().stream().filter(io -> io != local).forEach(FileIO::close);
+    ioByStorage.clear();
   }
 }

@@ -1,0 +1,218 @@
+package dev.floe.api.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.infra.storage.StorageConfig;
+import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.vending.AccessLevel;
+import dev.floe.infra.storage.vending.CredentialVendors;
+import dev.floe.infra.storage.vending.VendedCredentials;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTUtil;
+
+/**
+ * Where a table's files go and what a client gets to reach them: the storage root a new table is
+ * placed under (its own or its namespace's storage profile, else the warehouse's), the storage
+ * settings and, when asked for with {@code X-Iceberg-Access-Delegation: vended-credentials},
+ * temporary credentials scoped to the table's location. Never logs or echoes a credential.
+ */
+final class StorageAccess {
+  static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
+  static final String VENDED_CREDENTIALS = "vended-credentials";
+
+  /** The table properties whose paths a table writes to besides its location. */
+  static final List<String> PATH_PROPERTIES =
+      List.of(
+          TableProperties.WRITE_DATA_LOCATION,
+          TableProperties.WRITE_METADATA_LOCATION,
+          TableProperties.OBJECT_STORE_PATH);
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final StorageConfig storage;
+  private final CredentialVendors vendors;
+
+  private final java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite;
+
+  /**
+   * @param mayWrite whether the request's caller may write the table (its role or grants)
+   */
+  StorageAccess(
+      StorageConfig storage,
+      CredentialVendors vendors,
+      java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite) {
+    this.mayWrite = mayWrite;
+    this.storage = storage;
+    this.vendors = vendors;
+  }
+
+  /**
+   * The one place that decides what vended credentials may do: read-only for a past-time view of a
+   * warehouse and for a caller that may only read the table (docs/security.md), else read-write.
+   */
+  AccessLevel accessLevel(RequestContext request, TableIdentifier table) {
+    String prefix = request.warehouse();
+    if (prefix != null && prefix.indexOf('@') >= 0) {
+      return AccessLevel.READ;
+    }
+    return mayWrite.test(request, table) ? AccessLevel.READ_WRITE : AccessLevel.READ;
+  }
+
+  /** True when the client asked for vended credentials (the header is a comma-separated list). */
+  static boolean wantsVending(RequestContext request) {
+    String header = request.header(ACCESS_DELEGATION);
+    if (header == null) {
+      return false;
+    }
+    for (String mechanism : header.split(",")) {
+      if (mechanism.trim().toLowerCase(Locale.ROOT).equals(VENDED_CREDENTIALS)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Non-secret settings of the storage that holds a location (endpoint, path style, region). */
+  Map<String, String> clientConfig(String location) {
+    return location == null ? Map.of() : vendors.clientConfig(location);
+  }
+
+  /**
+   * The storage root a new table is placed under: the profile named by the table's {@value
+   * StorageConfig#PROFILE_PROPERTY} property, else by its namespace's (nearest level first), else
+   * the warehouse's root.
+   */
+  String rootFor(
+      String warehouse, Map<String, String> tableProperties, List<Map<String, String>> namespaces) {
+    String profile =
+        tableProperties == null ? null : tableProperties.get(StorageConfig.PROFILE_PROPERTY);
+    for (int i = namespaces.size() - 1; profile == null && i >= 0; i--) {
+      profile = namespaces.get(i).get(StorageConfig.PROFILE_PROPERTY);
+    }
+    if (profile == null) {
+      return storage.warehouse(warehouse).root();
+    }
+    return requireProfile(profile).root();
+  }
+
+  /** 400 unless the named storage profile is configured. */
+  StorageProfile requireProfile(String name) {
+    return storage
+        .profile(name)
+        .orElseThrow(() -> ApiException.badRequest("Storage profile does not exist: %s", name));
+  }
+
+  /** Properties of the namespace and each of its ancestors, outermost first. */
+  static List<Namespace> levels(Namespace namespace) {
+    List<Namespace> levels = new ArrayList<>();
+    for (int i = 1; i <= namespace.length(); i++) {
+      levels.add(Namespace.of(java.util.Arrays.copyOf(namespace.levels(), i)));
+    }
+    return levels;
+  }
+
+  /**
+   * Fresh credentials for a table whose stored metadata is {@code metadataJson}, or empty when its
+   * storage vends none. The location comes from the catalog's own state, validated when the table
+   * was created or last changed.
+   */
+  Optional<VendedCredentials> vend(
+      RequestContext request,
+      TableIdentifier table,
+      String metadataJson,
+      Optional<String> claimedLocation) {
+    List<String> locations = locations(metadataJson);
+    if (locations.size() > 1) {
+      throw forbidden(table, "a write path of the table lies outside its location");
+    }
+    // Only a location the directory checked against every other table's is vended for: one a
+    // commit moved since (or a replay of the past) is not.
+    if (claimedLocation.isEmpty() || !trim(claimedLocation.get()).equals(trim(locations.get(0)))) {
+      throw forbidden(table, "its location was not validated against the other tables'");
+    }
+    try {
+      return vendors.vend(locations, accessLevel(request, table));
+    } catch (IllegalArgumentException e) {
+      throw forbidden(table, e.getMessage());
+    } catch (RuntimeException e) {
+      // The provider's own message may carry request details; only its kind is passed on.
+      org.slf4j.LoggerFactory.getLogger(StorageAccess.class)
+          .warn("Vending credentials for {} failed: {}", table, e.getClass().getName());
+      throw new ApiException(
+          503,
+          "ServiceUnavailableException",
+          "Cannot vend credentials for table " + table + ": the credential service did not answer");
+    }
+  }
+
+  private static ApiException forbidden(TableIdentifier table, String reason) {
+    return new ApiException(
+        403, "ForbiddenException", "Cannot vend credentials for table " + table + ": " + reason);
+  }
+
+  /**
+   * The config of a load answer with vended credentials: the credentials' keys, the storage
+   * settings, and where to refresh them.
+   */
+  Map<String, String> vendedConfig(
+      RequestContext request, TableIdentifier table, VendedCredentials credentials) {
+    Map<String, String> config = new LinkedHashMap<>(credentials.config());
+    String endpoint = refreshEndpoint(request.warehouse(), table);
+    config.put("client.refresh-credentials-endpoint", endpoint);
+    config.put("client.refresh-credentials-enabled", "true");
+    config.put("gcs.oauth2.refresh-credentials-endpoint", endpoint);
+    config.put("gcs.oauth2.refresh-credentials-enabled", "true");
+    return config;
+  }
+
+  /** The table's credentials route, relative to the catalog's URI as clients resolve it. */
+  static String refreshEndpoint(String prefix, TableIdentifier table) {
+    return "v1/"
+        + RESTUtil.encodeString(prefix)
+        + "/namespaces/"
+        + RESTUtil.encodeNamespace(table.namespace())
+        + "/tables/"
+        + RESTUtil.encodeString(table.name())
+        + "/credentials";
+  }
+
+  /** The table's location first, then every write path of its properties not inside another. */
+  static List<String> locations(String metadataJson) {
+    JsonNode metadata;
+    try {
+      metadata = JSON.readTree(metadataJson);
+    } catch (IOException e) {
+      throw new IllegalStateException("Stored table metadata is not JSON", e);
+    }
+    List<String> locations = new ArrayList<>();
+    locations.add(trim(metadata.path("location").asText()));
+    JsonNode properties = metadata.path("properties");
+    for (String key : PATH_PROPERTIES) {
+      String path = properties.path(key).asText(null);
+      if (path != null && !path.isBlank()) {
+        String normal = trim(path);
+        if (locations.stream().noneMatch(l -> normal.equals(l) || normal.startsWith(l + "/"))) {
+          locations.add(normal);
+        }
+      }
+    }
+    return locations;
+  }
+
+  private static String trim(String location) {
+    String trimmed = location.trim();
+    while (trimmed.endsWith("/") && !trimmed.endsWith("://")) {
+      trimmed = trimmed.substring(0, trimmed.length() - 1);
+    }
+    return trimmed;
+  }
+}
