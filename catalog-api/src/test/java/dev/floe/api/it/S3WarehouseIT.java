@@ -76,8 +76,12 @@ class S3WarehouseIT {
     storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
     props.put("floe.warehouse.lake.self-check", "probe");
     storage(props, "floe.storage-profile.cold.", "s3://archive/tables");
+    props.put("floe.auth", "token");
     floe = new FloeProcess(dir.resolve("floe-s3"), props).start();
+    admin = floe.adminToken();
   }
+
+  private static String admin;
 
   private static void storage(Map<String, String> props, String prefix, String root) {
     props.put(prefix + "location", root);
@@ -113,6 +117,7 @@ class S3WarehouseIT {
     Map<String, String> props = new HashMap<>();
     props.put(CatalogProperties.URI, floe.uri());
     props.put(CatalogProperties.WAREHOUSE_LOCATION, "lake");
+    props.put("token", admin);
     RESTCatalog catalog = new RESTCatalog();
     catalog.setConf(new org.apache.hadoop.conf.Configuration());
     catalog.initialize("floe", props);
@@ -259,6 +264,48 @@ class S3WarehouseIT {
     assertThat(log).doesNotContain(SECRET).doesNotContain("local-sts-session-token-");
   }
 
+  /** A principal that may only read the table gets credentials that may only read it. */
+  @Test
+  void aReaderGetsReadOnlyCredentials() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "read_only");
+    String location;
+    try (RESTCatalog catalog = client()) {
+      db(catalog);
+      location = catalog.createTable(id, SCHEMA).location();
+    }
+    String reader = AuthHttp.principalWithToken(floe.uri(), admin, "s3-reader");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/lake/grants",
+        admin,
+        "{\"principal\":\"s3-reader\",\"namespace\":[\"db\"],\"table\":\"read_only\","
+            + "\"action\":\"read\"}");
+    int before = sts.requests().size();
+    JsonNode answer = get("/v1/lake/namespaces/db/tables/read_only", true, reader);
+    assertThat(answer.path("storage-credentials").get(0).path("prefix").asText())
+        .isEqualTo(location);
+    assertThat(sts.requests()).hasSize(before + 1);
+    String policy = sts.requests().get(before).get("Policy");
+    String key = location.substring("s3://lake/".length());
+    assertThat(policy)
+        .contains("\"s3:GetObject\"")
+        .contains("arn:aws:s3:::lake/" + key + "/*")
+        .doesNotContain("s3:PutObject")
+        .doesNotContain("s3:DeleteObject");
+    // The reader may not write the table at all.
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(),
+                    "POST",
+                    "/v1/lake/namespaces/db/tables/read_only",
+                    reader,
+                    "{\"requirements\":[],\"updates\":[]}")
+                .status())
+        .isEqualTo(403);
+  }
+
   @Test
   void aStagedCreateGetsCredentialsForTheLocationItReserved() throws Exception {
     try (RESTCatalog catalog = client()) {
@@ -274,6 +321,7 @@ class S3WarehouseIT {
                 HttpRequest.newBuilder(URI.create(floe.uri() + "/v1/lake/namespaces/db/tables"))
                     .header("Content-Type", "application/json")
                     .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                    .header("Authorization", "Bearer " + admin)
                     .POST(HttpRequest.BodyPublishers.ofString(body))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -375,7 +423,14 @@ class S3WarehouseIT {
   }
 
   private static JsonNode get(String path, boolean vend) throws Exception {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET();
+    return get(path, vend, admin);
+  }
+
+  private static JsonNode get(String path, boolean vend, String token) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(floe.uri() + path))
+            .header("Authorization", "Bearer " + token)
+            .GET();
     if (vend) {
       request.header("X-Iceberg-Access-Delegation", "vended-credentials");
     }
