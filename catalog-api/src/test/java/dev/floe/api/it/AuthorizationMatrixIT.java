@@ -192,6 +192,13 @@ class AuthorizationMatrixIT {
             "t",
             c -> new Call("DELETE", c.base() + "/tables/t", null)),
         new Route(
+            "load credentials",
+            Need.READ_TABLE,
+            200,
+            TABLE,
+            "t",
+            c -> new Call("GET", c.base() + "/tables/t/credentials", null)),
+        new Route(
             "report metrics",
             Need.READ_TABLE,
             204,
