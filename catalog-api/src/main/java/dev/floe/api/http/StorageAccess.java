@@ -129,11 +129,16 @@ final class StorageAccess {
       RequestContext request,
       TableIdentifier table,
       String metadataJson,
-      Optional<String> claimedLocation) {
+      java.util.function.Supplier<Optional<String>> claimed) {
     List<String> locations = locations(metadataJson);
     if (locations.size() > 1) {
       throw forbidden(table, "a write path of the table lies outside its location");
     }
+    if (!vendors.vends(locations.get(0))) {
+      return Optional.empty();
+    }
+    // Read only now: the directory may live on another instance (one lookup fewer for the rest).
+    Optional<String> claimedLocation = claimed.get();
     // Only a location the directory checked against every other table's is vended for: one a
     // commit moved since (or a replay of the past) is not.
     if (claimedLocation.isEmpty() || !trim(claimedLocation.get()).equals(trim(locations.get(0)))) {

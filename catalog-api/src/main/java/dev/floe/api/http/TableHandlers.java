@@ -97,7 +97,7 @@ final class TableHandlers {
                 state.metadataLocation(),
                 state.metadataJson(),
                 mode,
-                claimed(request, warehouse, table));
+                () -> claimed(request, warehouse, table));
           });
     }
     String ifNoneMatch = request.header("If-None-Match");
@@ -139,7 +139,11 @@ final class TableHandlers {
           VendedCredentials credentials =
               catalog
                   .storage()
-                  .vend(request, table, state.metadataJson(), claimed(request, warehouse, table))
+                  .vend(
+                      request,
+                      table,
+                      state.metadataJson(),
+                      () -> claimed(request, warehouse, table))
                   .orElse(null);
           return new HttpResult(
               200,
@@ -154,7 +158,7 @@ final class TableHandlers {
       String metadataLocation,
       String metadataJson,
       LoadTableResponses.SnapshotMode mode,
-      java.util.Optional<String> claimedLocation) {
+      java.util.function.Supplier<java.util.Optional<String>> claimedLocation) {
     StorageAccess storage = catalog.storage();
     VendedCredentials credentials =
         storage.vend(request, table, metadataJson, claimedLocation).orElse(null);
@@ -199,7 +203,7 @@ final class TableHandlers {
                             reply.metadataLocation(),
                             json,
                             LoadTableResponses.SnapshotMode.ALL,
-                            java.util.Optional.of(StorageAccess.locations(json).get(0)))));
+                            () -> java.util.Optional.of(StorageAccess.locations(json).get(0)))));
   }
 
   /**

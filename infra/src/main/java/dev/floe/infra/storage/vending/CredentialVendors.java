@@ -61,6 +61,11 @@ public final class CredentialVendors implements AutoCloseable {
     return Optional.of(vendor.vend(locations, access));
   }
 
+  /** The storage that holds the location vends credentials. */
+  public boolean vends(String location) {
+    return storage.forLocation(location).map(p -> p.vending().enabled()).orElse(false);
+  }
+
   /** Non-secret settings a client needs to reach the storage that holds a location. */
   public Map<String, String> clientConfig(String location) {
     return storage
