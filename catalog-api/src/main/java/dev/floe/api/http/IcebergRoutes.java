@@ -58,6 +58,7 @@ public final class IcebergRoutes {
     route.add(POST, ns + "/tables/{table}", write, tables::handleCommitTable);
     route.add(DELETE, ns + "/tables/{table}", write, tables::handleDropTable);
     route.add(GET, ns + "/tables/{table}/credentials", read, tables::handleLoadCredentials);
+    route.add(GET, ClaimedLocations.PATH, read, tables::handleClaimedLocation);
     route.add(POST, ns + "/tables/{table}/metrics", read, membership::handleReportMetrics);
     route.add(POST, ns + "/register", namespaceWrite, membership::handleRegisterTable);
     route.add(POST, "/v1/{prefix}/tables/rename", Guards.RENAME, membership::handleRenameTable);

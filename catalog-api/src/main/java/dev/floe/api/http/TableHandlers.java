@@ -180,7 +180,20 @@ final class TableHandlers {
    */
   private java.util.Optional<String> claimed(
       RequestContext request, String warehouse, TableIdentifier table) {
-    return catalog.queries().claimedTableLocation(warehouse, table);
+    try {
+      return catalog.queries().claimedTableLocation(warehouse, table);
+    } catch (dev.floe.projections.NotLocalException owner) {
+      // The warehouse's directory lives on another instance than the table: ask it, as the caller.
+      return ClaimedLocations.fetch(owner, request, table);
+    }
+  }
+
+  /** {@code GET /internal/v1/{prefix}/namespaces/{ns}/tables/{table}/claimed-location}. */
+  Future<HttpResult> handleClaimedLocation(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    return catalog.read(
+        () -> ClaimedLocations.answer(catalog.queries().claimedTableLocation(warehouse, table)));
   }
 
   /**

@@ -406,6 +406,53 @@ class S3WarehouseIT {
     return DB;
   }
 
+  /**
+   * With a second instance on the same cluster, a vended load answered by the instance that holds
+   * the table may need the directory's check from the other one: every load still vends.
+   */
+  @Test
+  void vendedLoadsWorkWhicheverInstanceHoldsTheTableAndTheDirectory() throws Exception {
+    Map<String, String> props = new HashMap<>();
+    storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
+    props.put("floe.auth", "token");
+    java.util.Properties ports = new java.util.Properties();
+    try (var in = Files.newInputStream(dir.resolve("floe-s3").resolve("kafka-ports.properties"))) {
+      ports.load(in);
+    }
+    props.put("floe.kafka.bootstrap-servers", "localhost:" + ports.getProperty("port"));
+    List<String> names = new java.util.ArrayList<>();
+    try (RESTCatalog catalog = client()) {
+      db(catalog);
+      for (int i = 0; i < 8; i++) {
+        names.add("spread_" + i);
+        catalog.createTable(TableIdentifier.of(DB, "spread_" + i), SCHEMA);
+      }
+    }
+    try (FloeProcess second = new FloeProcess(dir.resolve("floe-s3-second"), props).start()) {
+      java.util.Set<String> servedBy = new java.util.HashSet<>();
+      for (FloeProcess instance : List.of(floe, second)) {
+        for (String name : names) {
+          HttpResponse<String> response =
+              HttpClient.newHttpClient()
+                  .send(
+                      HttpRequest.newBuilder(
+                              URI.create(instance.uri() + "/v1/lake/namespaces/db/tables/" + name))
+                          .header("Authorization", "Bearer " + admin)
+                          .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                          .build(),
+                      HttpResponse.BodyHandlers.ofString());
+          assertThat(response.statusCode()).as(name + ": " + response.body()).isEqualTo(200);
+          assertThat(JSON.readTree(response.body()).path("storage-credentials").size())
+              .as(name)
+              .isEqualTo(1);
+          response.headers().firstValue("X-Floe-Served-By").ifPresent(servedBy::add);
+        }
+      }
+      // Both instances hold some of the tables: both kinds of answer were checked.
+      assertThat(servedBy).hasSize(2);
+    }
+  }
+
   @Test
   void aTableCannotOverlapAnother() throws Exception {
     try (RESTCatalog catalog = client()) {

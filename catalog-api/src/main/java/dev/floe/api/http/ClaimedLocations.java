@@ -1,0 +1,86 @@
+package dev.floe.api.http;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
+import dev.floe.projections.NotLocalException;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * A table's location as its warehouse's directory claimed it, read from the instance that hosts the
+ * directory when that is not this one (vending checks it; the table itself may live elsewhere). The
+ * request goes with the caller's own Authorization header and is guarded like a load.
+ */
+final class ClaimedLocations {
+  static final String PATH =
+      "/internal/v1/{prefix}/namespaces/{namespace}/tables/{table}/claimed-location";
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private ClaimedLocations() {}
+
+  static HttpResult answer(Optional<String> location) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    location.ifPresentOrElse(l -> body.put("location", l), () -> body.putNull("location"));
+    return new HttpResult(200, FloeJson.toBytes(body), Map.of());
+  }
+
+  static Optional<String> fetch(
+      NotLocalException owner, RequestContext request, TableIdentifier table) {
+    String path =
+        "/internal/v1/"
+            + encode(request.warehouse())
+            + "/namespaces/"
+            + encode(String.join(RequestContext.NAMESPACE_SEPARATOR, table.namespace().levels()))
+            + "/tables/"
+            + encode(table.name())
+            + "/claimed-location";
+    HttpRequest.Builder call =
+        HttpRequest.newBuilder(URI.create("http://" + owner.host() + ":" + owner.port() + path))
+            .timeout(Duration.ofSeconds(10))
+            .GET();
+    String authorization = request.header("Authorization");
+    if (authorization != null) {
+      call.header("Authorization", authorization);
+    }
+    try {
+      HttpResponse<byte[]> response =
+          HTTP.send(call.build(), HttpResponse.BodyHandlers.ofByteArray());
+      if (response.statusCode() != 200) {
+        throw unavailable(table);
+      }
+      JsonNode location = FloeJson.mapper().readTree(response.body()).get("location");
+      return location == null || location.isNull()
+          ? Optional.empty()
+          : Optional.of(location.asText());
+    } catch (IOException e) {
+      throw unavailable(table);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable(table);
+    }
+  }
+
+  private static ApiException unavailable(TableIdentifier table) {
+    return new ApiException(
+        503,
+        "ServiceUnavailableException",
+        "Cannot check the location of "
+            + table
+            + " with the instance that holds its directory; retry");
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
