@@ -28,23 +28,7 @@ class SparkEndToEndIT {
   static void startFloeAndSpark() {
     floe = new FloeServerProcess(tempDir.resolve("floe")).start();
     spark =
-        SparkSession.builder()
-            .appName("floe-engine-tests")
-            .master("local[2]")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.driver.host", "localhost")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config(
-                "spark.sql.warehouse.dir", tempDir.resolve("spark-warehouse").toUri().toString())
-            .config(
-                "spark.sql.extensions",
-                "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .config("spark.sql.catalog.floe", "org.apache.iceberg.spark.SparkCatalog")
-            .config("spark.sql.catalog.floe.type", "rest")
-            .config("spark.sql.catalog.floe.uri", floe.uri())
-            .config("spark.sql.catalog.floe.warehouse", "default")
-            .config("spark.sql.catalog.floe.token", floe.adminToken())
+        SparkSessions.withCatalog("floe-engine-tests", tempDir, "floe", floe, "default")
             .config("spark.sql.defaultCatalog", "floe")
             .getOrCreate();
   }

@@ -59,23 +59,7 @@ class SparkS3IT {
     props.put("floe.warehouse.lake.vending.enabled", "true");
     floe = new FloeServerProcess(tempDir.resolve("floe"), props).start();
     spark =
-        SparkSession.builder()
-            .appName("floe-engine-tests-s3")
-            .master("local[2]")
-            .config("spark.ui.enabled", "false")
-            .config("spark.sql.shuffle.partitions", "2")
-            .config("spark.driver.host", "localhost")
-            .config("spark.driver.bindAddress", "127.0.0.1")
-            .config(
-                "spark.sql.warehouse.dir", tempDir.resolve("spark-warehouse").toUri().toString())
-            .config(
-                "spark.sql.extensions",
-                "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions")
-            .config("spark.sql.catalog.lake", "org.apache.iceberg.spark.SparkCatalog")
-            .config("spark.sql.catalog.lake.type", "rest")
-            .config("spark.sql.catalog.lake.uri", floe.uri())
-            .config("spark.sql.catalog.lake.warehouse", "lake")
-            .config("spark.sql.catalog.lake.token", floe.adminToken())
+        SparkSessions.withCatalog("floe-engine-tests-s3", tempDir, "lake", floe, "lake")
             .getOrCreate();
   }
 
