@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 
 /**
  * {@code floe replay}: rebuilds the catalog from {@code floe.events} alone into fresh RocksDB
@@ -128,7 +127,7 @@ public final class ReplayCommand {
     for (ReplayState.ReplayedTable table : state.tables()) {
       digests.put(
           table.warehouse() + "/" + table.identifier(),
-          StateDigests.table(table.state().metadataLocation(), table.state().metadataJson()));
+          StateDigests.table(table.metadataLocation(), table.metadata()));
     }
     for (ReplayState.ReplayedTable view : state.views()) {
       digests.put(
@@ -149,16 +148,14 @@ public final class ReplayCommand {
                     ns.getKey().namespace(),
                     new TreeMap<>(ns.getValue().properties())));
     for (ReplayState.ReplayedTable table : state.tables()) {
-      TableMetadata metadata =
-          TableMetadataParser.fromJson(
-              table.state().metadataLocation(), table.state().metadataJson());
+      TableMetadata metadata = table.metadata();
       out.printf(
           "table %s/%s snapshot=%s schema=%d metadata=%s%n",
           table.warehouse(),
           table.identifier(),
           metadata.currentSnapshot() == null ? "none" : metadata.currentSnapshot().snapshotId(),
           metadata.currentSchemaId(),
-          table.state().metadataLocation());
+          table.metadataLocation());
     }
   }
 

@@ -96,6 +96,10 @@ public final class EventLogReader {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+    // A catch-up read of a whole log: large fetches, fewer round trips.
+    props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 16 << 20);
+    props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 64 << 20);
+    props.put(ConsumerConfig.RECEIVE_BUFFER_CONFIG, 1 << 20);
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> partitions =
