@@ -203,17 +203,10 @@ public final class ReplayState {
     }
   }
 
-  /**
-   * Re-applies the recorded updates with Iceberg's builder, as the decider did. The decider's base
-   * is parsed from the stored document with its location, and the builder records that location in
-   * the new {@code metadata-log}; the kept metadata has none, so it is set here.
-   */
-  @SuppressWarnings("deprecation") // setPreviousFileLocation: what fromJson(location, …) sets
+  /** Re-applies the recorded updates with Iceberg's builder, as the decider did. */
   private void commit(TableCommittedEvent e) {
     ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
-    TableMetadata.Builder builder =
-        TableMetadata.buildFrom(previous.metadata())
-            .setPreviousFileLocation(previous.metadataLocation);
+    TableMetadata.Builder builder = TableMetadata.buildFrom(previous.metadata());
     for (MetadataUpdate update : e.updates()) {
       update.applyTo(builder);
     }
@@ -238,7 +231,27 @@ public final class ReplayState {
     tables.put(
         Keys.table(warehouse, identifier),
         new ReplayedTable(
-            warehouse, identifier, uuid, location, version, sequence, metadata, null));
+            warehouse,
+            identifier,
+            uuid,
+            location,
+            version,
+            sequence,
+            asStored(metadata, location),
+            null));
+  }
+
+  /**
+   * The metadata as the decider reads it back from the store: parsed from the document with its
+   * location, so the next commit's builder records that location in the {@code metadata-log}, and
+   * with no pending changes (a builder carries its base's changes on, and Iceberg would drop the
+   * earlier commits' snapshots from the {@code snapshot-log} as a transaction's intermediate ones).
+   */
+  private static TableMetadata asStored(TableMetadata metadata, String location) {
+    return TableMetadata.buildFrom(metadata)
+        .withMetadataLocation(location)
+        .discardChanges()
+        .build();
   }
 
   private void putView(String warehouse, TableIdentifier identifier, TableState state) {
