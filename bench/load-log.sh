@@ -17,11 +17,11 @@ base="$url/v1/default"
 auth=()
 if [ -n "${FLOE_TOKEN:-}" ]; then auth=(-H "Authorization: Bearer $FLOE_TOKEN"); fi
 
-call() { # method path body: fails on any status but 200/204
+call() { # method path body: fails on any status but 200/204 (409 too with ALLOW_409 set: a table that exists)
   local status
   status="$(curl -s -o /dev/null -w '%{http_code}' "${auth[@]}" -X "$1" -H 'Content-Type: application/json' \
     "$base/$2" ${3:+--data "$3"})"
-  case "$status" in 200|204) ;; *) echo "$1 $2 -> $status" >&2; return 1 ;; esac
+  case "$status" in 200|204) ;; 409) [ -n "${ALLOW_409:-}" ] || { echo "$1 $2 -> 409" >&2; return 1; } ;; *) echo "$1 $2 -> $status" >&2; return 1 ;; esac
 }
 
 call POST namespaces "{\"namespace\":[\"$ns\"],\"properties\":{\"owner\":\"bench\"}}" || true
@@ -32,7 +32,7 @@ spec='{"spec-id":0,"fields":[{"source-id":3,"field-id":1000,"name":"ts_day","tra
 worker() {
   local w="$1" t c id parent now
   for ((t = first + w; t < tables; t += workers)); do
-    call POST "namespaces/$ns/tables" \
+    ALLOW_409=1 call POST "namespaces/$ns/tables" \
       "{\"name\":\"t$t\",\"schema\":$schema,\"partition-spec\":$spec,\"properties\":{\"format-version\":\"2\"}}"
     parent=""
     for ((c = 1; c <= commits; c++)); do

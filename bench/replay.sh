@@ -9,7 +9,9 @@
 #
 # Environment: REPLAY_DIR (data directory, default /tmp/floe-replay; kept, so a second call reuses
 # the log), FLOE_PORT (18581), REPLAY_CP (classpath of the build whose replay is timed, default this
-# checkout's; the server is always this checkout's), JVM_OPTS (-Xms1g -Xmx2g, for both).
+# checkout's; the server is always this checkout's), JVM_OPTS (-Xms1g -Xmx2g, for both),
+# REPLAY_JVM_OPTS (-XX:TieredStopAtLevel=1, added for the replay, as bin/floe does; set it to a
+# space to time the JVM's default compilers).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tables="${1:-1000}"
@@ -20,6 +22,7 @@ port="${FLOE_PORT:-18581}"
 jvm="${JVM_OPTS:--Xms1g -Xmx2g}"
 cp="$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*"
 replay_cp="${REPLAY_CP:-$cp}"
+replay_jvm="${REPLAY_JVM_OPTS:--XX:TieredStopAtLevel=1}"
 
 if [ ! -f "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar" ]; then
   (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api -am) >&2
@@ -46,16 +49,16 @@ if $fresh; then
   echo "Loaded in $(( $(date +%s) - start )) s" >&2
 fi
 
-echo "load average before: $(cat /proc/loadavg)"
+echo "load average before: $(cat /proc/loadavg); replay JVM options: $jvm $replay_jvm"
 rates=()
 for i in $(seq 1 "$runs"); do
   rm -rf "$dir/out"
   # shellcheck disable=SC2086
-  out="$(java $jvm -cp "$replay_cp" dev.floe.api.Main replay --data-dir "$dir/data" \
+  out="$(java $jvm $replay_jvm -cp "$replay_cp" dev.floe.api.Main replay --data-dir "$dir/data" \
     --url "http://localhost:$port" --out "$dir/out" 2>/dev/null)" || { echo "$out"; echo "replay differs" >&2; exit 1; }
   line="$(grep -m1 '^Replayed' <<< "$out")"
   echo "run $i: $line; $(grep 'compared' <<< "$out")"
-  rates+=("$(sed -E 's/.*\(([0-9]+) events\/s\).*/\1/' <<< "$line")")
+  rates+=("$(sed -E 's/.*\(([0-9]+) events\/s.*/\1/' <<< "$line")")
 done
 echo "load average after: $(cat /proc/loadavg)"
 printf '%s\n' "${rates[@]}" | sort -n | awk '{a[NR]=$1} END {print "median events/s: " a[int((NR+1)/2)]}'
