@@ -203,10 +203,18 @@ public final class ReplayState {
     }
   }
 
-  /** Re-applies the recorded updates with Iceberg's builder, as the decider did. */
+  /**
+   * Re-applies the recorded updates with Iceberg's builder, as the decider did. The decider's base
+   * is parsed back from the store with its location, which the builder records in the new {@code
+   * metadata-log}: the kept metadata has no location, so it is set here. The result keeps no
+   * pending changes (a builder carries its base's changes on, and Iceberg would then drop the
+   * earlier commits' snapshots from the {@code snapshot-log} as a transaction's intermediate ones).
+   */
   private void commit(TableCommittedEvent e) {
     ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
-    TableMetadata.Builder builder = TableMetadata.buildFrom(previous.metadata());
+    TableMetadata.Builder builder =
+        TableMetadata.buildFrom(previous.metadata())
+            .setPreviousFileLocation(previous.metadataLocation);
     for (MetadataUpdate update : e.updates()) {
       update.applyTo(builder);
     }
@@ -217,7 +225,7 @@ public final class ReplayState {
         e.metadataLocation(),
         previous.version + 1,
         e.sequence(),
-        builder.build());
+        builder.discardChanges().build());
   }
 
   private void putTable(
@@ -231,27 +239,7 @@ public final class ReplayState {
     tables.put(
         Keys.table(warehouse, identifier),
         new ReplayedTable(
-            warehouse,
-            identifier,
-            uuid,
-            location,
-            version,
-            sequence,
-            asStored(metadata, location),
-            null));
-  }
-
-  /**
-   * The metadata as the decider reads it back from the store: parsed from the document with its
-   * location, so the next commit's builder records that location in the {@code metadata-log}, and
-   * with no pending changes (a builder carries its base's changes on, and Iceberg would drop the
-   * earlier commits' snapshots from the {@code snapshot-log} as a transaction's intermediate ones).
-   */
-  private static TableMetadata asStored(TableMetadata metadata, String location) {
-    return TableMetadata.buildFrom(metadata)
-        .withMetadataLocation(location)
-        .discardChanges()
-        .build();
+            warehouse, identifier, uuid, location, version, sequence, metadata, null));
   }
 
   private void putView(String warehouse, TableIdentifier identifier, TableState state) {
