@@ -50,7 +50,7 @@ java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/targ
   --json "$work/results.json" "$@"
 
 echo "Replaying Floe's event log..." >&2
-replay="$(cd "$work" && java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
+replay="$(cd "$work" && java $jvm -XX:TieredStopAtLevel=1 -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
   dev.floe.api.Main replay --kafka "localhost:$(sed -n 's/^port=//p' "$work/floe/kafka-ports.properties")" \
   --url "http://localhost:$floe_port" 2>/dev/null | grep -m1 '^Replayed' || true)"
 echo "$replay" >&2

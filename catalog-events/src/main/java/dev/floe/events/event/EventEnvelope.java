@@ -1,5 +1,7 @@
 package dev.floe.events.event;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -61,19 +63,64 @@ public record EventEnvelope(String id, String source, String time, CatalogEvent 
     }
   }
 
+  /**
+   * Decodes an envelope in one pass over the bytes: when {@code type} comes before {@code data} (as
+   * {@link #toBytes} writes it), {@code data} is bound straight from the stream; otherwise it is
+   * read into a tree first. A replay decodes every event of the log, and an intermediate tree of
+   * the whole envelope was a large part of its time.
+   */
   public static EventEnvelope fromBytes(byte[] bytes) {
     ObjectMapper mapper = FloeJson.mapper();
-    try {
-      JsonNode node = mapper.readTree(bytes);
-      if (!SPEC_VERSION.equals(node.path("specversion").asText())) {
+    try (JsonParser parser = mapper.getFactory().createParser(bytes)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new IllegalArgumentException("Not a CloudEvents 1.0 envelope");
       }
-      Class<? extends CatalogEvent> type = EventTypes.classOf(node.path("type").asText());
-      CatalogEvent data = mapper.treeToValue(node.get("data"), type);
-      return new EventEnvelope(
-          node.path("id").asText(), node.path("source").asText(), node.path("time").asText(), data);
+      String specVersion = null;
+      String id = "";
+      String source = "";
+      String time = "";
+      String type = "";
+      CatalogEvent data = null;
+      JsonNode dataTree = null;
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName();
+        JsonToken value = parser.nextToken();
+        switch (field) {
+          case "specversion" -> specVersion = text(parser, value);
+          case "id" -> id = text(parser, value);
+          case "source" -> source = text(parser, value);
+          case "time" -> time = text(parser, value);
+          case "type" -> type = text(parser, value);
+          case "data" -> {
+            if (SPEC_VERSION.equals(specVersion) && !type.isEmpty()) {
+              data = mapper.readValue(parser, EventTypes.classOf(type));
+              dataTree = null;
+            } else {
+              dataTree = mapper.readTree(parser);
+              data = null;
+            }
+          }
+          default -> parser.skipChildren();
+        }
+      }
+      if (!SPEC_VERSION.equals(specVersion)) {
+        throw new IllegalArgumentException("Not a CloudEvents 1.0 envelope");
+      }
+      if (data == null) {
+        data = mapper.treeToValue(dataTree, EventTypes.classOf(type));
+      }
+      return new EventEnvelope(id, source, time, data);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+  }
+
+  /** A scalar as {@code JsonNode.asText()} gives it; "" for an object, an array or null. */
+  private static String text(JsonParser parser, JsonToken value) throws IOException {
+    if (value.isScalarValue() && value != JsonToken.VALUE_NULL) {
+      return parser.getValueAsString("");
+    }
+    parser.skipChildren();
+    return value == JsonToken.VALUE_NULL ? "null" : "";
   }
 }

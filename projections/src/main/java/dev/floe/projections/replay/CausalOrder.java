@@ -11,7 +11,6 @@ import dev.floe.events.event.ViewDroppedEvent;
 import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
-import dev.floe.events.state.TableState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,44 +60,44 @@ final class CausalOrder {
 
   private static boolean ready(CatalogEvent event, ReplayState state) {
     if (event instanceof TableCreatedEvent e) {
-      return state.table(e.warehouse(), e.identifier()) == null;
+      return state.tableEntry(e.warehouse(), e.identifier()) == null;
     }
     if (event instanceof TableRegisteredEvent e) {
-      TableState current = state.table(e.warehouse(), e.identifier());
+      ReplayState.ReplayedTable current = state.tableEntry(e.warehouse(), e.identifier());
       return e.overwrote()
           ? current != null && current.sequence() == e.sequence() - 1
           : current == null;
     }
     if (event instanceof TableCommittedEvent e) {
-      return holds(state.table(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
+      return holds(state.tableEntry(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
     }
     if (event instanceof TableDroppedEvent e) {
-      return holds(state.table(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
+      return holds(state.tableEntry(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
     }
     if (event instanceof TableRenamedEvent e) {
-      return holds(state.table(e.warehouse(), e.from()), e.tableUuid(), e.sequence())
-          && state.table(e.warehouse(), e.to()) == null;
+      return holds(state.tableEntry(e.warehouse(), e.from()), e.tableUuid(), e.sequence())
+          && state.tableEntry(e.warehouse(), e.to()) == null;
     }
     if (event instanceof ViewCreatedEvent e) {
-      return state.view(e.warehouse(), e.identifier()) == null;
+      return state.viewEntry(e.warehouse(), e.identifier()) == null;
     }
     if (event instanceof ViewRegisteredEvent e) {
-      return state.view(e.warehouse(), e.identifier()) == null;
+      return state.viewEntry(e.warehouse(), e.identifier()) == null;
     }
     if (event instanceof ViewReplacedEvent e) {
-      return holds(state.view(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
     }
     if (event instanceof ViewDroppedEvent e) {
-      return holds(state.view(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
     }
     if (event instanceof ViewRenamedEvent e) {
-      return holds(state.view(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
-          && state.view(e.warehouse(), e.to()) == null;
+      return holds(state.viewEntry(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
+          && state.viewEntry(e.warehouse(), e.to()) == null;
     }
     return true;
   }
 
-  private static boolean holds(TableState state, String uuid, long sequence) {
-    return state != null && state.tableUuid().equals(uuid) && state.sequence() == sequence - 1;
+  private static boolean holds(ReplayState.ReplayedTable entry, String uuid, long sequence) {
+    return entry != null && entry.uuid().equals(uuid) && entry.sequence() == sequence - 1;
   }
 }

@@ -30,13 +30,94 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /**
  * The catalog rebuilt from {@code floe.events} alone: {@link #apply} is the evolve function of
  * every event type. Namespaces and tables are keyed like the live stores.
+ *
+ * <p>A table is kept as Iceberg's parsed {@link TableMetadata} and each commit is applied to it
+ * with Iceberg's builder, as the decider does; its JSON document is written once, when asked for (a
+ * store write, a digest, an as-of read), instead of being parsed and rewritten on every commit,
+ * which made a replay cost the tables' size times their commits.
  */
 public final class ReplayState {
   /** A namespace of one warehouse. */
   public record NamespaceRef(String warehouse, Namespace namespace) {}
 
-  /** A table of one warehouse, with its state as the live tables store would hold it. */
-  public record ReplayedTable(String warehouse, TableIdentifier identifier, TableState state) {}
+  /**
+   * A table (or view) of one warehouse, with its state as the live tables store would hold it. The
+   * metadata document is serialised on first use and kept.
+   */
+  public static final class ReplayedTable {
+    private final String warehouse;
+    private final TableIdentifier identifier;
+    private final String uuid;
+    private final String metadataLocation;
+    private final int version;
+    private final long sequence;
+    private TableMetadata metadata;
+    private String json;
+
+    private ReplayedTable(
+        String warehouse,
+        TableIdentifier identifier,
+        String uuid,
+        String metadataLocation,
+        int version,
+        long sequence,
+        TableMetadata metadata,
+        String json) {
+      this.warehouse = warehouse;
+      this.identifier = identifier;
+      this.uuid = uuid;
+      this.metadataLocation = metadataLocation;
+      this.version = version;
+      this.sequence = sequence;
+      this.metadata = metadata;
+      this.json = json;
+    }
+
+    public String warehouse() {
+      return warehouse;
+    }
+
+    public TableIdentifier identifier() {
+      return identifier;
+    }
+
+    String uuid() {
+      return uuid;
+    }
+
+    public String metadataLocation() {
+      return metadataLocation;
+    }
+
+    long sequence() {
+      return sequence;
+    }
+
+    /** The state the live store would hold; serialises the metadata document on first use. */
+    public TableState state() {
+      return new TableState(uuid, metadataLocation, json(), version, sequence);
+    }
+
+    /** A table's parsed metadata (its {@code metadataFileLocation} is not set). */
+    public synchronized TableMetadata metadata() {
+      if (metadata == null) {
+        metadata = TableMetadataParser.fromJson(metadataLocation, json);
+      }
+      return metadata;
+    }
+
+    private synchronized String json() {
+      if (json == null) {
+        json = TableMetadataParser.toJson(metadata);
+      }
+      return json;
+    }
+
+    private ReplayedTable renamed(TableIdentifier to, long newSequence) {
+      return new ReplayedTable(
+          warehouse, to, uuid, metadataLocation, version, newSequence, metadata, json);
+    }
+  }
 
   private final Map<NamespaceRef, NamespaceState> namespaces = new HashMap<>();
   private final Map<String, ReplayedTable> tables = new TreeMap<>();
@@ -58,43 +139,32 @@ public final class ReplayState {
     } else if (event instanceof NamespaceDroppedEvent e) {
       namespaces.remove(new NamespaceRef(e.warehouse(), e.namespace()));
     } else if (event instanceof TableCreatedEvent e) {
-      put(
+      putTable(
           e.warehouse(),
           e.identifier(),
-          new TableState(
-              e.tableUuid(),
-              e.metadataLocation(),
-              TableMetadataParser.toJson(e.metadata()),
-              1,
-              e.sequence()));
+          e.tableUuid(),
+          e.metadataLocation(),
+          1,
+          e.sequence(),
+          e.metadata());
     } else if (event instanceof TableRegisteredEvent e) {
-      TableState previous = table(e.warehouse(), e.identifier());
-      int version = previous == null ? 1 : previous.version() + 1;
-      put(
+      ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
+      int version = previous == null ? 1 : previous.version + 1;
+      putTable(
           e.warehouse(),
           e.identifier(),
-          new TableState(
-              e.tableUuid(),
-              e.metadataLocation(),
-              TableMetadataParser.toJson(e.metadata()),
-              version,
-              e.sequence()));
+          e.tableUuid(),
+          e.metadataLocation(),
+          version,
+          e.sequence(),
+          e.metadata());
     } else if (event instanceof TableCommittedEvent e) {
       commit(e);
     } else if (event instanceof TableDroppedEvent e) {
       tables.remove(Keys.table(e.warehouse(), e.identifier()));
     } else if (event instanceof TableRenamedEvent e) {
       ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
-      TableState state = moved.state();
-      put(
-          e.warehouse(),
-          e.to(),
-          new TableState(
-              state.tableUuid(),
-              state.metadataLocation(),
-              state.metadataJson(),
-              state.version(),
-              e.sequence()));
+      tables.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
     } else if (event instanceof ViewCreatedEvent e) {
       putView(
           e.warehouse(),
@@ -125,16 +195,7 @@ public final class ReplayState {
       views.remove(Keys.table(e.warehouse(), e.identifier()));
     } else if (event instanceof ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
-      TableState state = moved.state();
-      putView(
-          e.warehouse(),
-          e.to(),
-          new TableState(
-              state.tableUuid(),
-              state.metadataLocation(),
-              state.metadataJson(),
-              state.version(),
-              e.sequence()));
+      views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
     } else if (!(event instanceof TableFilesPurgedEvent
         || event instanceof dev.floe.events.event.AccessChangedEvent)) {
       // Access changes are not catalog state: the access store follows them (docs/security.md).
@@ -142,38 +203,75 @@ public final class ReplayState {
     }
   }
 
-  /** Re-applies the recorded updates with Iceberg's builder, as the decider did. */
+  /**
+   * Re-applies the recorded updates with Iceberg's builder, as the decider did. The decider's base
+   * is parsed back from the store with its location, which the builder records in the new {@code
+   * metadata-log}: the kept metadata has no location, so it is set here. The result keeps no
+   * pending changes (a builder carries its base's changes on, and Iceberg would then drop the
+   * earlier commits' snapshots from the {@code snapshot-log} as a transaction's intermediate ones).
+   */
   private void commit(TableCommittedEvent e) {
-    TableState previous = table(e.warehouse(), e.identifier());
-    TableMetadata base =
-        TableMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
-    TableMetadata.Builder builder = TableMetadata.buildFrom(base);
+    ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
+    TableMetadata.Builder builder =
+        TableMetadata.buildFrom(previous.metadata())
+            .setPreviousFileLocation(previous.metadataLocation);
     for (MetadataUpdate update : e.updates()) {
       update.applyTo(builder);
     }
-    String json = TableMetadataParser.toJson(builder.build());
-    put(
+    putTable(
         e.warehouse(),
         e.identifier(),
-        new TableState(
-            e.tableUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
+        e.tableUuid(),
+        e.metadataLocation(),
+        previous.version + 1,
+        e.sequence(),
+        builder.discardChanges().build());
   }
 
-  private void put(String warehouse, TableIdentifier identifier, TableState state) {
-    tables.put(Keys.table(warehouse, identifier), new ReplayedTable(warehouse, identifier, state));
+  private void putTable(
+      String warehouse,
+      TableIdentifier identifier,
+      String uuid,
+      String location,
+      int version,
+      long sequence,
+      TableMetadata metadata) {
+    tables.put(
+        Keys.table(warehouse, identifier),
+        new ReplayedTable(
+            warehouse, identifier, uuid, location, version, sequence, metadata, null));
   }
 
   private void putView(String warehouse, TableIdentifier identifier, TableState state) {
-    views.put(Keys.table(warehouse, identifier), new ReplayedTable(warehouse, identifier, state));
+    views.put(
+        Keys.table(warehouse, identifier),
+        new ReplayedTable(
+            warehouse,
+            identifier,
+            state.tableUuid(),
+            state.metadataLocation(),
+            state.version(),
+            state.sequence(),
+            null,
+            state.metadataJson()));
+  }
+
+  /** The table's entry without serialising its metadata: for ordering checks. */
+  ReplayedTable tableEntry(String warehouse, TableIdentifier identifier) {
+    return tables.get(Keys.table(warehouse, identifier));
+  }
+
+  ReplayedTable viewEntry(String warehouse, TableIdentifier identifier) {
+    return views.get(Keys.table(warehouse, identifier));
   }
 
   public TableState table(String warehouse, TableIdentifier identifier) {
-    ReplayedTable table = tables.get(Keys.table(warehouse, identifier));
+    ReplayedTable table = tableEntry(warehouse, identifier);
     return table == null ? null : table.state();
   }
 
   public TableState view(String warehouse, TableIdentifier identifier) {
-    ReplayedTable view = views.get(Keys.table(warehouse, identifier));
+    ReplayedTable view = viewEntry(warehouse, identifier);
     return view == null ? null : view.state();
   }
 

@@ -26,7 +26,11 @@ public final class StateDigests {
   private StateDigests() {}
 
   public static String table(String metadataLocation, String metadataJson) {
-    TableMetadata metadata = TableMetadataParser.fromJson(metadataLocation, metadataJson);
+    return table(metadataLocation, TableMetadataParser.fromJson(metadataLocation, metadataJson));
+  }
+
+  /** The same digest from parsed metadata (a replayed table's), without a JSON round trip. */
+  public static String table(String metadataLocation, TableMetadata metadata) {
     try {
       ObjectNode json =
           (ObjectNode) FloeJson.mapper().readTree(TableMetadataParser.toJson(metadata));

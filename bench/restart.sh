@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Times a restart of Floe on a data directory holding TABLES tables: from the process's start to
+# the first 200 of /health/ready, after a clean stop (SIGTERM: Kafka Streams writes its checkpoints,
+# the stores open as they are) and after a crash (SIGKILL: under exactly-once the stores are wiped
+# and restored from their changelogs). Fills the directory first when it holds no catalog yet
+# (bench/load-log.sh, 8 clients, no commits), and can add tables to it later (a larger TABLES).
+#
+#   bench/restart.sh [TABLES=10000] [RUNS=3]
+#
+# Environment: RESTART_DIR (default /tmp/floe-restart; kept), FLOE_PORT (18582), JVM_OPTS
+# (-Xms1g -Xmx2g), FLOE_CP (classpath of the server, default this checkout's), FLOE_OPTS (extra options for `floe serve`, e.g. -Dfloe.…=…).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tables="${1:-10000}"
+runs="${2:-3}"
+dir="${RESTART_DIR:-/tmp/floe-restart}"
+port="${FLOE_PORT:-18582}"
+jvm="${JVM_OPTS:--Xms1g -Xmx2g}"
+cp="${FLOE_CP:-$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*}"
+if [ ! -f "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar" ]; then
+  (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api -am) >&2
+fi
+mkdir -p "$dir"
+pid=""
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null || true' EXIT
+
+start() { # starts the server; sets pid, and ready_ms: the milliseconds from launch to ready
+  local t0
+  t0=$(date +%s%3N)
+  # shellcheck disable=SC2086
+  java $jvm ${FLOE_OPTS:-} -cp "$cp" dev.floe.api.Main serve --auth none --port "$port" \
+    --data-dir "$dir/data" >> "$dir/serve.log" 2>&1 &
+  pid=$!
+  until curl -sf -o /dev/null "http://localhost:$port/health/ready"; do
+    kill -0 "$pid" 2>/dev/null || { echo "server died, see $dir/serve.log" >&2; exit 1; }
+    sleep 0.1
+  done
+  ready_ms=$(( $(date +%s%3N) - t0 ))
+}
+stop() { # $1: TERM or KILL
+  kill -s "$1" "$pid"
+  wait "$pid" 2>/dev/null || true
+  pid=""
+}
+
+start
+have="$(curl -s "http://localhost:$port/v1/default/namespaces/restart/tables?pageSize=1000000" \
+  | grep -o '"name"' | wc -l || true)"
+if [ "$have" -lt "$tables" ]; then
+  echo "Creating tables $have..$((tables - 1)) (8 clients)..." >&2
+  t0=$(date +%s)
+  FIRST="$have" "$root/bench/load-log.sh" "http://localhost:$port" "$tables" 0 8 restart
+  echo "Created $((tables - have)) tables in $(( $(date +%s) - t0 )) s" >&2
+fi
+have="$(curl -s "http://localhost:$port/v1/default/namespaces/restart/tables?pageSize=1000000" \
+  | grep -o '"name"' | wc -l || true)"
+echo "tables: $have; streams state: $(du -sh "$dir/data/streams" | cut -f1); kafka log: $(du -sh "$dir/data/kafka" | cut -f1)"
+echo "load average before: $(cat /proc/loadavg)"
+for i in $(seq 1 "$runs"); do
+  stop TERM
+  start
+  clean="$ready_ms"
+  stop KILL
+  start
+  echo "run $i: ready after SIGTERM restart ${clean} ms, after SIGKILL restart ${ready_ms} ms"
+done
+echo "load average after: $(cat /proc/loadavg)"
