@@ -115,13 +115,11 @@ final class AccessSetup {
       String instanceId) {
     Path file = config.dataDir().resolve("admin.token");
     String token = readOrCreateToken(file);
-    var snapshot = view.snapshot();
-    CommandHeader header = systemHeader(instanceId);
-    if (snapshot.principal(ADMIN).isEmpty()) {
+    if (view.snapshot().principal(ADMIN).isEmpty()) {
       expectAccepted(
           submit.apply(
               new ChangeAccessCommand(
-                  header, new AccessChange.CreatePrincipal(ADMIN, "user", null))),
+                  systemHeader(instanceId), new AccessChange.CreatePrincipal(ADMIN, "user", null))),
           RejectionCode.PRINCIPAL_ALREADY_EXISTS);
     }
     if (!view.snapshot().isSuperuser(ADMIN)) {

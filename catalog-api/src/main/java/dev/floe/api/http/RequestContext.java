@@ -20,6 +20,7 @@ public final class RequestContext {
   private final String requestId = dev.floe.api.Uuid7.next().toString();
   private volatile String commandId;
   private volatile dev.floe.api.auth.Caller caller;
+  private volatile Object parsedBody;
 
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
@@ -174,6 +175,10 @@ public final class RequestContext {
 
   /** Parses the body as an Iceberg REST request and runs its own validation. */
   public <T extends RESTRequest> T body(Class<T> type) {
+    // A route's guard and its handler both read the body: parse and validate it once.
+    if (type.isInstance(parsedBody)) {
+      return type.cast(parsedBody);
+    }
     if (body == null || body.length() == 0) {
       throw ApiException.badRequest("Missing request body for %s", type.getSimpleName());
     }
@@ -194,6 +199,7 @@ public final class RequestContext {
     } catch (RuntimeException e) {
       throw ApiException.badRequest("Invalid %s: %s", type.getSimpleName(), e.getMessage());
     }
+    parsedBody = parsed;
     return parsed;
   }
 }

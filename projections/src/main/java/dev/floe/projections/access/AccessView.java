@@ -172,11 +172,15 @@ public final class AccessView implements AutoCloseable {
   @Override
   public void close() {
     running = false;
-    consumer.wakeup();
-    try {
-      thread.join(5_000);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (thread.isAlive()) {
+      consumer.wakeup();
+      try {
+        thread.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    } else {
+      consumer.close(); // never started: the follow loop will not close it
     }
     admin.close(Duration.ofSeconds(5));
   }
