@@ -140,6 +140,9 @@ public final class FloeServer implements AutoCloseable {
             .start(Duration.ofMinutes(5));
     catalog.withAccess(accessView::snapshot);
     AccessSetup access = new AccessSetup(accessView, vertx, this::peers);
+    if (config.auth().enabled()) {
+      catalog.withAccessSync(access::syncEverywhere);
+    }
     // Before the router is in place, so a ready instance always has its admin token.
     if (config.auth().enabled()) {
       AccessSetup.bootstrapAdmin(config, accessView, this::submitNow, instanceId);

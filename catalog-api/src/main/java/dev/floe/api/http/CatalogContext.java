@@ -57,6 +57,26 @@ public final class CatalogContext {
     return this;
   }
 
+  private ManagementHandlers.AccessSync accessSync = Future::succeededFuture;
+
+  /** How this instance makes every instance apply the access changes committed so far. */
+  public CatalogContext withAccessSync(ManagementHandlers.AccessSync sync) {
+    this.accessSync = sync;
+    return this;
+  }
+
+  /**
+   * After a rename: its grants moved in the access store; answer once every instance applies that,
+   * so a grantee may use the new name on its next request anywhere. The rename itself is applied
+   * either way, so a slow instance delays nothing beyond the sync's own bound.
+   */
+  Future<HttpResult> afterRename() {
+    return accessSync
+        .everywhere()
+        .recover(e -> Future.succeededFuture())
+        .map(v -> HttpResult.noContent());
+  }
+
   public dev.floe.projections.access.AccessSnapshot access() {
     return access.get();
   }

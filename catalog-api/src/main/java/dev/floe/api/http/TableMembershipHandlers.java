@@ -26,7 +26,7 @@ final class TableMembershipHandlers {
     RenameTableCommand command =
         new RenameTableCommand(
             catalog.header(request), warehouse, body.source(), body.destination());
-    return catalog.submit(command).map(reply -> HttpResult.noContent());
+    return catalog.submit(command).compose(reply -> catalog.afterRename());
   }
 
   /**

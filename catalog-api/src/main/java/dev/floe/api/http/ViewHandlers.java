@@ -89,7 +89,7 @@ final class ViewHandlers {
     RenameViewCommand command =
         new RenameViewCommand(
             catalog.header(request), warehouse, body.source(), body.destination());
-    return catalog.submit(command).map(reply -> HttpResult.noContent());
+    return catalog.submit(command).compose(reply -> catalog.afterRename());
   }
 
   /** Reads the view metadata file at the edge; 400 when it cannot be read as view metadata. */
