@@ -18,6 +18,7 @@ import dev.floe.infra.storage.StorageSelfCheck;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.CatalogTopology;
 import dev.floe.processor.kafka.FaultPoints;
+import dev.floe.processor.kafka.GroupCommit;
 import dev.floe.processor.kafka.StreamsSettings;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.lineage.LineageIndex;
@@ -216,14 +217,17 @@ public final class FloeServer implements AutoCloseable {
     String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
     String applicationServer = host + ":" + port;
     self = new org.apache.kafka.streams.state.HostInfo(host, port);
+    GroupCommit groupCommit = new GroupCommit();
     streams =
         new KafkaStreams(
             CatalogTopology.build(
                 topics,
                 metadataFiles,
                 config.idempotencyKeyLifetime(),
-                new FaultPoints(config.haltBefore())),
-            StreamsSettings.of(config, bootstrapServers, applicationServer, stableInstanceId()));
+                new FaultPoints(config.haltBefore()),
+                groupCommit),
+            StreamsSettings.of(
+                config, bootstrapServers, applicationServer, stableInstanceId(), groupCommit));
     streams.setUncaughtExceptionHandler(
         e -> {
           LOG.error("Stream thread failed; replacing it", e);

@@ -74,12 +74,15 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private IdempotencyLedger ledger;
   private final java.time.Duration idempotencyLifetime;
   private final FaultPoints faults;
+  private final GroupCommit groupCommit;
 
   CatalogProcessor(
       String stepsTopic,
       MetadataFiles files,
       java.time.Duration idempotencyLifetime,
-      FaultPoints faults) {
+      FaultPoints faults,
+      GroupCommit groupCommit) {
+    this.groupCommit = groupCommit;
     this.stepsTopic = stepsTopic;
     this.files = files;
     this.idempotencyLifetime = idempotencyLifetime;
@@ -103,7 +106,14 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   @Override
   public void process(Record<String, byte[]> record) {
-    process(record, context.recordMetadata().map(m -> stepsTopic.equals(m.topic())).orElse(false));
+    var metadata = context.recordMetadata();
+    process(record, metadata.map(m -> stepsTopic.equals(m.topic())).orElse(false));
+    // Commit once nothing more of this partition is waiting (GroupCommit).
+    if (metadata.isEmpty()
+        || groupCommit.isLastPolled(
+            metadata.get().topic(), metadata.get().partition(), metadata.get().offset())) {
+      context.commit();
+    }
   }
 
   private void process(Record<String, byte[]> record, boolean isStep) {

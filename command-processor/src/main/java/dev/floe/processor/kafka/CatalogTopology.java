@@ -27,17 +27,19 @@ public final class CatalogTopology {
 
   public static Topology build(
       Topics topics, MetadataFiles files, java.time.Duration idempotencyLifetime) {
-    return build(topics, files, idempotencyLifetime, FaultPoints.NONE);
+    return build(topics, files, idempotencyLifetime, FaultPoints.NONE, new GroupCommit());
   }
 
   /**
    * @param faults where to halt the process on purpose (fault tests only)
+   * @param groupCommit the same object {@link StreamsSettings#of} gave the main consumer
    */
   public static Topology build(
       Topics topics,
       MetadataFiles files,
       java.time.Duration idempotencyLifetime,
-      FaultPoints faults) {
+      FaultPoints faults,
+      GroupCommit groupCommit) {
     Topology topology = new Topology();
     topology.addSource(
         "commands-in",
@@ -51,7 +53,7 @@ public final class CatalogTopology {
         topics.steps());
     topology.addProcessor(
         PROCESSOR,
-        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime, faults),
+        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime, faults, groupCommit),
         "commands-in",
         "steps-in");
     for (String store :

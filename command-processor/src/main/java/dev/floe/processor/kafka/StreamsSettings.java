@@ -19,9 +19,14 @@ public final class StreamsSettings {
 
   /**
    * @param instanceId stable per data directory: the static group member id of this instance
+   * @param groupCommit the same object the topology's processor was built with
    */
   public static Properties of(
-      FloeConfig config, String bootstrapServers, String applicationServer, String instanceId) {
+      FloeConfig config,
+      String bootstrapServers,
+      String applicationServer,
+      String instanceId,
+      GroupCommit groupCommit) {
     Topics topics = new Topics(config.topicPrefix());
     Properties props = new Properties();
     props.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.applicationId());
@@ -29,6 +34,10 @@ public final class StreamsSettings {
     props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.EXACTLY_ONCE_V2);
     props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, config.commitIntervalMs());
     props.put(StreamsConfig.POLL_MS_CONFIG, 10);
+    props.put(
+        StreamsConfig.mainConsumerPrefix(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG),
+        GroupCommit.Interceptor.class.getName());
+    props.put(StreamsConfig.mainConsumerPrefix(GroupCommit.CONFIG), groupCommit);
     // Commands and steps are co-partitioned into one task. With the default (0) the task waits
     // for a fetch that proves the other input partition empty before processing, one extra
     // round trip per command. Order between the two topics carries no meaning (steps of one key

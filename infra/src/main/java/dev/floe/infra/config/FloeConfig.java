@@ -109,7 +109,7 @@ public record FloeConfig(
         warehouses,
         defaultWarehouse,
         Duration.parse(props.getProperty("floe.reply-timeout", "PT30S")),
-        Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "0")),
+        Long.parseLong(props.getProperty("floe.streams.commit-interval-ms", "20")),
         Integer.parseInt(props.getProperty("floe.streams.threads", "1")),
         Duration.parse(props.getProperty("floe.purge-interval", "PT1M")),
         Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")),

@@ -2,11 +2,11 @@ package dev.floe.infra.storage;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import java.time.Duration;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,6 +40,9 @@ public class MetadataFiles implements AutoCloseable {
           .maximumWeight(64L * 1024 * 1024)
           .<String, String>weigher((location, json) -> location.length() + json.length())
           .expireAfterWrite(Duration.ofMinutes(1))
+          // Maintenance on the caller: handing it to the common pool cost a thread wake-up per
+          // write on the commit path (docs/benchmarks.md).
+          .executor(Runnable::run)
           .build();
 
   /** Local warehouses only. */
