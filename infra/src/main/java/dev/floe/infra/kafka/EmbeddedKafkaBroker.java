@@ -107,6 +107,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         "replica.fetch.max.bytes", String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
     props.put("offsets.topic.replication.factor", "1");
     props.put("offsets.topic.num.partitions", "4");
+    // Exactly-once commits write an offset commit per transaction: with the default 100 MiB
+    // segments __consumer_offsets stays one uncompacted segment of ~150,000 records, all of which
+    // a restarted broker loads before its group coordinator answers. Smaller segments let the
+    // cleaner compact them (applies when the topic is created).
+    props.put("offsets.topic.segment.bytes", String.valueOf(8 * 1024 * 1024));
     props.put("transaction.state.log.replication.factor", "1");
     props.put("transaction.state.log.min.isr", "1");
     props.put("transaction.state.log.num.partitions", "4");
