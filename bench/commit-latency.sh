@@ -6,7 +6,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 count="${1:-500}"
 port=18281
-for interval in 100 10 0; do
+for interval in 100 20 0; do
   dir="$(mktemp -d)"
   printf 'floe.streams.commit-interval-ms=%s\n' "$interval" > "$dir/floe.properties"
   "$root/bin/floe" serve --port "$port" --data-dir "$dir/data" --config "$dir/floe.properties" > "$dir/serve.log" 2>&1 &

@@ -63,7 +63,7 @@ trap - EXIT
     "$work/results.json"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
-  printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=0`, exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
+  printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=20` with group commit (the default), exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
   cat "$root/bench/notes.md"
 } > "$report"
 echo "Wrote $report" >&2

@@ -35,8 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 class CoordinatorLoadingIT {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLoadingIT.class);
-  private static final int PARTITIONS = 64;
-  private static final int METADATA_BYTES = 4_000; // under the broker's offset.metadata.max.bytes
+  private static final int PARTITIONS = 256;
+  private static final int METADATA_BYTES = 400;
 
   @TempDir Path root;
 
@@ -79,7 +79,8 @@ class CoordinatorLoadingIT {
 
   /**
    * Commits offsets with large metadata for throw-away groups that live in the same {@code
-   * __consumer_offsets} partition as {@code group}, so its coordinator takes seconds to load.
+   * __consumer_offsets} partition as {@code group}, so its coordinator takes seconds to load. Each
+   * group is written once, so compaction cannot shrink what the coordinator must load.
    */
   private static void fillOffsetsPartitionOf(String group, String bootstrap, long bytes)
       throws Exception {
@@ -93,16 +94,18 @@ class CoordinatorLoadingIT {
           .get(30, TimeUnit.SECONDS);
       long perCall = (long) PARTITIONS * METADATA_BYTES;
       long calls = bytes / perCall;
-      List<String> fillers = new ArrayList<>();
-      for (int i = 0; fillers.size() < 16; i++) {
-        if (Utils.abs(("filler-" + i).hashCode()) % offsetsPartitions == target) {
-          fillers.add("filler-" + i);
-        }
-      }
+      // Every commit goes to a group of its own: offset commits of one group and partition are
+      // compacted away (the embedded broker's __consumer_offsets has small segments), distinct
+      // ones must all be loaded.
+      int next = 0;
       long started = System.nanoTime();
-      for (long call = 0; call < calls; call += fillers.size()) {
+      for (long call = 0; call < calls; call += 16) {
         List<KafkaFuture<Void>> inFlight = new ArrayList<>();
-        for (String filler : fillers) {
+        for (int k = 0; k < 16; k++) {
+          String filler;
+          do {
+            filler = "filler-" + next++;
+          } while (Utils.abs(filler.hashCode()) % offsetsPartitions != target);
           Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
           for (int p = 0; p < PARTITIONS; p++) {
             offsets.put(
