@@ -4,6 +4,8 @@
 # the stores open as they are) and after a crash (SIGKILL: under exactly-once the stores are wiped
 # and restored from their changelogs). Fills the directory first when it holds no catalog yet
 # (bench/load-log.sh, 8 clients, no commits), and can add tables to it later (a larger TABLES).
+# TABLES=0 times a directory filled otherwise (e.g. by `floe bench --many-tables N`); the tables of
+# every namespace are counted.
 #
 #   bench/restart.sh [TABLES=10000] [RUNS=3]
 #
@@ -54,7 +56,11 @@ if [ "$have" -lt "$tables" ]; then
 fi
 have="$(curl -s "http://localhost:$port/v1/default/namespaces/restart/tables?pageSize=1000000" \
   | grep -o '"name"' | wc -l || true)"
-echo "tables: $have; streams state: $(du -sh "$dir/data/streams" | cut -f1); kafka log: $(du -sh "$dir/data/kafka" | cut -f1)"
+all="$(curl -s "http://localhost:$port/v1/default/namespaces" | grep -o '"namespaces":\[.*\]' \
+  | grep -o '\["[^]"]*"\]' | tr -d '[]"' | while read -r ns; do
+    curl -s "http://localhost:$port/v1/default/namespaces/$ns/tables?pageSize=1000000" | grep -o '"name"' | wc -l
+  done | awk '{s += $1} END {print s + 0}')"
+echo "tables: $all in all namespaces ($have in 'restart'); streams state: $(du -sh "$dir/data/streams" | cut -f1); kafka log: $(du -sh "$dir/data/kafka" | cut -f1)"
 echo "load average before: $(cat /proc/loadavg)"
 for i in $(seq 1 "$runs"); do
   stop TERM
