@@ -5,13 +5,11 @@ import static dev.floe.api.it.AuthHttp.send;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -368,7 +366,7 @@ class AuthorizationMatrixIT {
                     "floe.auth",
                     "token",
                     "floe.kafka.bootstrap-servers",
-                    bootstrap(first),
+                    FloeProcess.embeddedKafka(first),
                     other,
                     otherRoot))
             .start();
@@ -730,13 +728,5 @@ class AuthorizationMatrixIT {
         + " 1\",\"dialect\":\"spark\"}],\"default-namespace\":[\""
         + ns
         + "\"]},\"properties\":{}}";
-  }
-
-  private static String bootstrap(Path dataDir) throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    return "localhost:" + ports.getProperty("port");
   }
 }

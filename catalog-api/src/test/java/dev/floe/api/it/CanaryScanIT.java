@@ -115,10 +115,12 @@ class CanaryScanIT {
             .isEqualTo(401);
       }
 
-      List<String> onTopics = scanTopics(bootstrap(dataDir), canaries);
+      List<String> onTopics = scanTopics(FloeProcess.embeddedKafka(dataDir), canaries);
       assertThat(onTopics).as("canaries on topics").isEmpty();
       // The scanners do find what is there: the principals' names are on the log by design.
-      assertThat(scanTopics(bootstrap(dataDir), List.of("canary-writer", "canary-revoked")))
+      assertThat(
+              scanTopics(
+                  FloeProcess.embeddedKafka(dataDir), List.of("canary-writer", "canary-revoked")))
           .isNotEmpty();
       floe.stop(); // SIGTERM: the clean shutdown flushes every log line before the scan
     }
@@ -205,13 +207,5 @@ class CanaryScanIT {
     if (bytes != null) {
       all.append(new String(bytes, StandardCharsets.ISO_8859_1));
     }
-  }
-
-  private static String bootstrap(Path dataDir) throws IOException {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    return "localhost:" + ports.getProperty("port");
   }
 }

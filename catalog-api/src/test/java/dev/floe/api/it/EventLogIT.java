@@ -11,7 +11,6 @@ import dev.floe.projections.replay.EventLogReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -180,7 +179,7 @@ class EventLogIT {
   void everyAcknowledgedChangeIsExactlyOneEventWithDenseSequencesPerEntity() throws Exception {
     List<CatalogEvent> events = new ArrayList<>();
     EventLogReader.read(
-        bootstrap(),
+        FloeProcess.embeddedKafka(dataDir),
         "floe.events",
         EventLogReader.Until.END,
         e -> events.add(e.data()),
@@ -227,7 +226,7 @@ class EventLogIT {
   void aRejectedCommitLeavesAnAuditRecordWithTheRequirementThatFailed() throws Exception {
     List<AuditRecord> audit = new ArrayList<>();
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, FloeProcess.embeddedKafka(dataDir));
     long deadline = System.currentTimeMillis() + 20_000;
     try (KafkaConsumer<String, byte[]> consumer =
         new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
@@ -266,13 +265,5 @@ class EventLogIT {
     } catch (ReflectiveOperationException e) {
       return "other:" + event.subject();
     }
-  }
-
-  private static String bootstrap() throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    return "localhost:" + ports.getProperty("port");
   }
 }

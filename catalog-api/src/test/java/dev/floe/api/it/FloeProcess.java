@@ -52,6 +52,20 @@ public final class FloeProcess implements AutoCloseable {
     }
   }
 
+  /**
+   * The bootstrap address of the embedded Kafka broker of the server on {@code dataDir} (from the
+   * {@code kafka-ports.properties} it writes there).
+   */
+  public static String embeddedKafka(Path dataDir) {
+    java.util.Properties ports = new java.util.Properties();
+    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
+      ports.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return "localhost:" + ports.getProperty("port");
+  }
+
   /** Where the server's output goes. */
   public Path log() {
     return log;

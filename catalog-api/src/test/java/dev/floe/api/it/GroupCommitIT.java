@@ -8,7 +8,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -136,12 +135,8 @@ class GroupCommitIT {
   }
 
   private KafkaConsumer<byte[], byte[]> consumer() throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + ports.getProperty("port"));
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, FloeProcess.embeddedKafka(dataDir));
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     return new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());

@@ -11,11 +11,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -156,7 +154,7 @@ class IdempotencyIT {
   private static List<CatalogEvent> events(String type, String subject) throws Exception {
     List<CatalogEvent> events = new ArrayList<>();
     EventLogReader.read(
-        bootstrap(),
+        FloeProcess.embeddedKafka(dataDir),
         "floe.events",
         EventLogReader.Until.END,
         e -> {
@@ -186,13 +184,5 @@ class IdempotencyIT {
       request.header("Idempotency-Key", key);
     }
     return HTTP.sendAsync(request.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String bootstrap() throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    return "localhost:" + ports.getProperty("port");
   }
 }

@@ -2,13 +2,11 @@ package dev.floe.api.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -36,7 +34,9 @@ class MultiInstanceIT {
   void anyInstanceAnswersAnyRequestAndReadsItsOwnWritesAcrossInstances() throws Exception {
     try (FloeProcess a = new FloeProcess(first).start();
         FloeProcess b =
-            new FloeProcess(second, Map.of("floe.kafka.bootstrap-servers", bootstrap(first)))
+            new FloeProcess(
+                    second,
+                    Map.of("floe.kafka.bootstrap-servers", FloeProcess.embeddedKafka(first)))
                 .start();
         RESTCatalog viaA = RestClients.connect(a.uri(), Map.of());
         RESTCatalog viaB = RestClients.connect(b.uri(), Map.of())) {
@@ -134,13 +134,5 @@ class MultiInstanceIT {
         Thread.sleep(500);
       }
     }
-  }
-
-  private static String bootstrap(Path dataDir) throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    return "localhost:" + ports.getProperty("port");
   }
 }

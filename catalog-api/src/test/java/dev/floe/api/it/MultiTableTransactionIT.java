@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -523,12 +522,8 @@ class MultiTableTransactionIT {
   /** The committed events on floe.events (read_committed), grouped by command id. */
   private static Map<String, List<TableCommittedEvent>> committedEvents(Path dataDir, int atLeast)
       throws Exception {
-    Properties ports = new Properties();
-    try (var in = Files.newInputStream(dataDir.resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
     Properties props = new Properties();
-    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, "localhost:" + ports.getProperty("port"));
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, FloeProcess.embeddedKafka(dataDir));
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     Map<String, List<TableCommittedEvent>> byCommand = new HashMap<>();
     long deadline = System.currentTimeMillis() + 20_000;

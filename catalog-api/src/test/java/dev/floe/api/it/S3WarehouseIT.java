@@ -415,11 +415,7 @@ class S3WarehouseIT {
     Map<String, String> props = new HashMap<>();
     storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
     props.put("floe.auth", "token");
-    java.util.Properties ports = new java.util.Properties();
-    try (var in = Files.newInputStream(dir.resolve("floe-s3").resolve("kafka-ports.properties"))) {
-      ports.load(in);
-    }
-    props.put("floe.kafka.bootstrap-servers", "localhost:" + ports.getProperty("port"));
+    props.put("floe.kafka.bootstrap-servers", FloeProcess.embeddedKafka(dir.resolve("floe-s3")));
     List<String> names = new java.util.ArrayList<>();
     try (RESTCatalog catalog = client()) {
       db(catalog);
