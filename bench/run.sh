@@ -5,6 +5,7 @@
 # writes docs/benchmarks.md (tables generated from the run, then bench/notes.md).
 #
 #   bench/run.sh                      # the full run (tens of minutes on 2 cores: 10,000 tables each)
+#   bench/run.sh --duration 6         # what docs/benchmarks.md holds (each workload: 20 s warm-up, 6 s measured; ~25 min)
 #   bench/run.sh --duration 5 --many-tables 1000 --big-snapshots 2000   # a quick look
 #
 # Any option of `floe bench` may follow (see bench/src/main/java/dev/floe/bench/Bench.java).

@@ -15,7 +15,7 @@ import java.util.Map;
  *
  * <pre>
  * floe bench --target floe=http://localhost:8181,default --target peer=http://localhost:8182
- *            [--duration 15] [--warmup 10] [--clients 4] [--width 4] [--depth 2] [--tables 5] [--properties 3]
+ *            [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2] [--tables 5] [--properties 3]
  *            [--open-loop-rate 200] [--big-snapshots 10000] [--many-tables 10000]
  *            [--hot-writers 4,16,32] [--only name,...] [--json out.json] [--report out.md]
  *            [--notes notes.md]
@@ -50,7 +50,7 @@ public final class Bench {
             intOption(options, "properties", 3),
             intOption(options, "clients", 4),
             intOption(options, "duration", 15),
-            intOption(options, "warmup", 10),
+            intOption(options, "warmup", 20),
             intOption(options, "open-loop-rate", 200),
             intOption(options, "big-snapshots", 10_000),
             intOption(options, "many-tables", 10_000),
