@@ -15,7 +15,8 @@ import java.util.Map;
  *
  * <pre>
  * floe bench --target floe=http://localhost:8181,default --target peer=http://localhost:8182
- *            [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2] [--tables 5] [--properties 3]
+ *            [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2]
+ *            [--tables 5] [--properties 3]
  *            [--open-loop-rate 200] [--big-snapshots 10000] [--many-tables 10000]
  *            [--hot-writers 4,16,32] [--only name,...] [--json out.json] [--report out.md]
  *            [--notes notes.md]
