@@ -11,16 +11,11 @@ import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.events.Topics;
 import dev.floe.infra.config.FloeConfig;
-import dev.floe.infra.kafka.CoordinatorReadiness;
 import dev.floe.infra.kafka.EmbeddedKafkaBroker;
 import dev.floe.infra.kafka.TopicProvisioner;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.infra.storage.StorageSelfCheck;
 import dev.floe.infra.storage.vending.CredentialVendors;
-import dev.floe.processor.kafka.CatalogTopology;
-import dev.floe.processor.kafka.FaultPoints;
-import dev.floe.processor.kafka.GroupCommit;
-import dev.floe.processor.kafka.StreamsSettings;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Vertx;
@@ -33,12 +28,9 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,7 +41,6 @@ import org.slf4j.LoggerFactory;
 public final class FloeServer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
   private static final String LIVE = "/health/live";
-  private static final Duration START_DEADLINE = Duration.ofSeconds(300);
 
   private final FloeConfig config;
   private EmbeddedKafkaBroker broker;
@@ -125,10 +116,11 @@ public final class FloeServer implements AutoCloseable {
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
     CatalogMetrics metrics = new CatalogMetrics(streams);
+    StreamsCatalogQueries queries = new StreamsCatalogQueries(streams, self, metadataFiles);
     CatalogContext catalog =
         new CatalogContext(
             config,
-            new StreamsCatalogQueries(streams, self),
+            queries,
             gateway,
             vertx,
             metadataFiles,
@@ -168,7 +160,7 @@ public final class FloeServer implements AutoCloseable {
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
             .metrics(metrics)
             .withForwarder(new dev.floe.api.http.Forwarder(vertx), self.host() + ":" + self.port());
-    purger = new Purger(config, new StreamsCatalogQueries(streams, self), metadataFiles, gateway);
+    purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
     this.port = port;
@@ -219,126 +211,10 @@ public final class FloeServer implements AutoCloseable {
 
   private void startStreams(Topics topics, int port) {
     String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
-    String applicationServer = host + ":" + port;
     self = new org.apache.kafka.streams.state.HostInfo(host, port);
-    long deadline = System.nanoTime() + START_DEADLINE.toNanos();
-    for (int attempt = 1; ; attempt++) {
-      awaitCoordinators(topics, deadline);
-      AtomicReference<Throwable> failure = new AtomicReference<>();
-      streams = newStreams(topics, applicationServer, failure);
-      streams.start();
-      KafkaStreams.State state = awaitStarted(deadline);
-      if (state == KafkaStreams.State.RUNNING) {
-        return;
-      }
-      streams.close(Duration.ofSeconds(30));
-      if (failure.get() == null || System.nanoTime() > deadline) {
-        throw new IllegalStateException(
-            "The command processor did not start within "
-                + START_DEADLINE.toSeconds()
-                + " s: "
-                + state
-                + (failure.get() == null ? "" : " (last failure: " + failure.get() + ")"),
-            failure.get());
-      }
-      LOG.warn(
-          "The command processor failed while starting (attempt {}); starting it again",
-          attempt,
-          failure.get());
-    }
-  }
-
-  /**
-   * A stream thread that fails before the processor first runs stops the whole client, which {@link
-   * #startStreams} then starts again; after that, a failed thread is replaced. Why not replace it
-   * while starting: the replacement is numbered after the failed thread, so it joins under another
-   * static member id ({@code <instance id>-2}) while the failed one still holds its place in the
-   * group, and the rebalance waits for that member's session or the rebalance timeout (5 minutes),
-   * on a coordinator that has just failed a request. A new client joins under the failed thread's
-   * own id and takes its place at once. Seen at start: the group coordinator of a just-restarted
-   * broker answering SyncGroup with COORDINATOR_LOAD_IN_PROGRESS, which the classic consumer does
-   * not retry.
-   */
-  private KafkaStreams newStreams(
-      Topics topics, String applicationServer, AtomicReference<Throwable> failure) {
-    GroupCommit groupCommit = new GroupCommit();
-    KafkaStreams created =
-        new KafkaStreams(
-            CatalogTopology.build(
-                topics,
-                metadataFiles,
-                config.idempotencyKeyLifetime(),
-                new FaultPoints(config.haltBefore()),
-                groupCommit),
-            StreamsSettings.of(
-                config, bootstrapServers, applicationServer, stableInstanceId(), groupCommit));
-    AtomicBoolean ran = new AtomicBoolean();
-    created.setStateListener(
-        (now, before) -> {
-          if (now == KafkaStreams.State.RUNNING) {
-            ran.set(true);
-          }
-        });
-    created.setUncaughtExceptionHandler(
-        e -> {
-          if (!ran.get()) {
-            LOG.error(
-                "Stream thread failed while starting; stopping the processor to restart it", e);
-            failure.set(e);
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-          }
-          LOG.error("Stream thread failed; replacing it", e);
-          return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
-        });
-    return created;
-  }
-
-  /** Waits for RUNNING, or for the client to stop (a failed start), or for the deadline. */
-  private KafkaStreams.State awaitStarted(long deadline) {
-    while (true) {
-      KafkaStreams.State state = streams.state();
-      if (state == KafkaStreams.State.RUNNING
-          || !state.isRunningOrRebalancing()
-          || System.nanoTime() > deadline) {
-        return state;
-      }
-      sleep(20);
-    }
-  }
-
-  /** Before joining the group: see {@link CoordinatorReadiness}. */
-  private void awaitCoordinators(Topics topics, long deadline) {
-    Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      CoordinatorReadiness.await(admin, topics.applicationId(), left);
-    } catch (IllegalStateException e) {
-      throw new IllegalStateException(
-          "The command processor did not start within "
-              + START_DEADLINE.toSeconds()
-              + " s: "
-              + e.getMessage(),
-          e);
-    }
-  }
-
-  /**
-   * This data directory's id in the processor's consumer group (static membership): a restarted
-   * instance takes its partitions back at once instead of waiting out the old member's session.
-   */
-  private String stableInstanceId() {
-    java.nio.file.Path file = config.dataDir().resolve("instance.id");
-    try {
-      if (java.nio.file.Files.exists(file)) {
-        return java.nio.file.Files.readString(file).trim();
-      }
-      java.nio.file.Files.createDirectories(config.dataDir());
-      String id = "floe-" + UUID.randomUUID();
-      java.nio.file.Files.writeString(file, id);
-      return id;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot read or write " + file, e);
-    }
+    streams =
+        new ProcessorStarter(config, topics, bootstrapServers, metadataFiles)
+            .start(host + ":" + port);
   }
 
   @Override
@@ -390,15 +266,6 @@ public final class FloeServer implements AutoCloseable {
       future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
       LOG.warn("Shutdown step did not finish cleanly: {}", e.toString());
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted while starting", e);
     }
   }
 }

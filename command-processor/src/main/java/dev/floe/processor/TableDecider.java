@@ -240,14 +240,9 @@ public final class TableDecider {
       return Decision.rejected(
           id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.destination()));
     }
+    // The same file under the new name: the state moves as a pointer.
     TableState moved = step.state();
-    TableState state =
-        new TableState(
-            moved.tableUuid(),
-            moved.metadataLocation(),
-            moved.metadataJson(),
-            moved.version(),
-            moved.sequence() + 1);
+    TableState state = moved.withSequence(moved.sequence() + 1);
     TableRenamedEvent event =
         new TableRenamedEvent(
             step.warehouse(),

@@ -180,14 +180,9 @@ public final class ViewDecider {
       return Decision.rejected(
           id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
     }
+    // The same file under the new name: the state moves as a pointer.
     TableState moved = step.state();
-    TableState state =
-        new TableState(
-            moved.tableUuid(),
-            moved.metadataLocation(),
-            moved.metadataJson(),
-            moved.version(),
-            moved.sequence() + 1);
+    TableState state = moved.withSequence(moved.sequence() + 1);
     ViewRenamedEvent event =
         new ViewRenamedEvent(
             step.warehouse(),

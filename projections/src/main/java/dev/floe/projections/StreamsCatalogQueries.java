@@ -2,6 +2,7 @@ package dev.floe.projections;
 
 import dev.floe.events.Keys;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
@@ -32,14 +33,19 @@ public final class StreamsCatalogQueries implements CatalogQueries {
 
   private final KafkaStreams streams;
   private final org.apache.kafka.streams.state.HostInfo self;
+  private final MetadataDocuments documents;
 
   /**
    * @param self this instance's {@code application.server}; a key hosted elsewhere throws {@link
    *     NotLocalException} naming the owner, and the API forwards the request there
    */
-  public StreamsCatalogQueries(KafkaStreams streams, org.apache.kafka.streams.state.HostInfo self) {
+  public StreamsCatalogQueries(
+      KafkaStreams streams,
+      org.apache.kafka.streams.state.HostInfo self,
+      MetadataDocuments documents) {
     this.streams = streams;
     this.self = self;
+    this.documents = documents;
   }
 
   @Override
@@ -94,7 +100,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   @Override
   public Optional<TableState> table(String warehouse, TableIdentifier identifier) {
     byte[] value = tableBytes(warehouse, identifier);
-    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value, documents));
   }
 
   @Override
@@ -126,7 +132,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   public Optional<TableState> view(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);
     byte[] value = store(StoreNames.VIEWS, key).get(key);
-    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value));
+    return value == null ? Optional.empty() : Optional.of(TableState.fromBytes(value, documents));
   }
 
   @Override

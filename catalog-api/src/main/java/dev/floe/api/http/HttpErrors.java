@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import dev.floe.events.Rejection;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.projections.StoreUnavailableException;
 import io.netty.handler.codec.http.TooLongHttpHeaderException;
 import io.netty.handler.codec.http.TooLongHttpLineException;
@@ -68,7 +69,8 @@ public final class HttpErrors {
           "No decision arrived in time; the change may or may not have been applied: "
               + cause.getMessage());
     }
-    if (cause instanceof StoreUnavailableException) {
+    if (cause instanceof StoreUnavailableException
+        || cause instanceof MetadataDocuments.UnavailableException) {
       return new ApiException(503, "ServiceUnavailableException", cause.getMessage());
     }
     if (cause instanceof ValidationException || cause instanceof IllegalArgumentException) {

@@ -50,12 +50,13 @@ final class ViewHandlers {
   Future<HttpResult> handleLoadView(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier view = request.table();
-    return catalog
-        .read(() -> load(request, warehouse, view))
-        .map(
-            state ->
-                HttpResult.raw(
-                    LoadTableResponses.body(state.metadataLocation(), state.metadataJson())));
+    // On the worker: the document may be read from its file.
+    return catalog.read(
+        () -> {
+          TableState state = load(request, warehouse, view);
+          return HttpResult.raw(
+              LoadTableResponses.body(state.metadataLocation(), state.metadataJson()));
+        });
   }
 
   Future<HttpResult> handleViewExists(RequestContext request) {

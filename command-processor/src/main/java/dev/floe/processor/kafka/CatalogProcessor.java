@@ -16,6 +16,7 @@ import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.MetadataFiles;
@@ -324,6 +325,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
           onFailure.apply(
               new Rejection(
                   RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage()));
+    } catch (MetadataDocuments.UnavailableException e) {
+      LOG.warn("Metadata read failed for command {}: {}", header.commandId(), e.getMessage());
+      decision = onFailure.apply(new Rejection(RejectionCode.STORAGE_FAILED, e.getMessage()));
     } catch (RuntimeException e) {
       LOG.error("Command {} could not be decided", header.commandId(), e);
       decision =
@@ -438,9 +442,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     return decision;
   }
 
-  private static TableState read(KeyValueStore<String, byte[]> store, String key) {
+  /**
+   * A stored state; its document is read from its file (through the cache) when first used: a
+   * commit whose parsed metadata is cached reads no file, a drop or a rename needs none.
+   */
+  private TableState read(KeyValueStore<String, byte[]> store, String key) {
     byte[] value = store.get(key);
-    return value == null ? null : TableState.fromBytes(value);
+    return value == null ? null : TableState.fromBytes(value, files);
   }
 
   /**
@@ -461,10 +469,15 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   /**
-   * A state past the record limit could be neither logged nor replied: the change is refused before
-   * anything is written, rather than wedging the partition on a record Kafka refuses.
+   * A table's metadata stays within Floe's record limit: the records that still carry a document (a
+   * create's event, a multi-table transaction's prepared state, a register) must be accepted by
+   * Kafka. A larger change is refused before anything is written, rather than wedging the partition
+   * on a record Kafka refuses.
    */
   private static void requireWithinRecordLimit(TableState state) {
+    if (!state.holdsDocument()) {
+      return; // a renamed table's pointer: its document is in its file already, and in no record
+    }
     long size = state.metadataJson().length() + state.metadataLocation().length();
     if (size > RecordLimits.MAX_TABLE_STATE_BYTES) {
       throw new TooLargeException(

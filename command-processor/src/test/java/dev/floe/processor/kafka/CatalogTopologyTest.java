@@ -16,12 +16,14 @@ import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.command.TableChange;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.state.IdempotencyRecord;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.LocalFileIO;
@@ -596,6 +598,105 @@ class CatalogTopologyTest {
         header(), WAREHOUSE, warehouseRoot, table, null, SCHEMA, null, null, Map.of(), false);
   }
 
+  @Test
+  void aTablesStoredValueKeepsOneSizeWhileItsMetadataGrows() throws IOException {
+    givenNamespace();
+    givenTable(createOrders());
+    int stored = driver.rawTable(ORDERS).length;
+    long firstFile = Files.size(LocalFileIO.toPath(driver.table(ORDERS).metadataLocation()));
+
+    for (int i = 0; i < 10; i++) {
+      driver.send(
+          new CommitTableCommand(
+              header(),
+              WAREHOUSE,
+              ORDERS,
+              List.of(),
+              List.of(new MetadataUpdate.SetProperties(Map.of("p" + i, "x".repeat(2_000))))));
+      assertThat(driver.singleReply().accepted()).isTrue();
+    }
+
+    TableState state = driver.table(ORDERS);
+    assertThat(state.sequence()).isEqualTo(11);
+    assertThat(Files.size(LocalFileIO.toPath(state.metadataLocation())))
+        .isGreaterThan(firstFile + 20_000);
+    assertThat(driver.rawTable(ORDERS))
+        .as("the store keeps a pointer to the file, not the document")
+        .hasSize(stored);
+    assertThat(stored).isLessThan(300);
+    assertThat(TableMetadataParser.fromJson(state.metadataJson()).properties()).containsKey("p9");
+  }
+
+  @Test
+  void aValueOfTheFirstFormatIsStillCommittedOn() {
+    givenNamespace();
+    givenTable(createOrders());
+    TableState before = driver.table(ORDERS);
+    driver.putRawTable(ORDERS, TableState.toInlineBytes(before));
+
+    driver.send(
+        new CommitTableCommand(
+            header(),
+            WAREHOUSE,
+            ORDERS,
+            List.of(new UpdateRequirement.AssertTableUUID(before.tableUuid())),
+            List.of(new MetadataUpdate.SetProperties(Map.of("owner", "carol")))));
+
+    assertThat(driver.singleReply().accepted()).isTrue();
+    TableState after = driver.table(ORDERS);
+    assertThat(after.sequence()).isEqualTo(before.sequence() + 1);
+    assertThat(TableMetadataParser.fromJson(after.metadataJson()).properties())
+        .containsEntry("owner", "carol");
+    assertThat(driver.rawTable(ORDERS).length).isLessThan(TableState.toInlineBytes(after).length);
+  }
+
+  @Test
+  void aRenameMovesThePointerWithoutReadingTheMetadataFile() {
+    givenNamespace();
+    CommandReply created = givenTable(createOrders());
+    TableIdentifier sales = TableIdentifier.of(DB, "sales");
+    files.failingReads = true;
+
+    driver.send(new RenameTableCommand(header(), WAREHOUSE, ORDERS, sales));
+
+    assertThat(driver.singleReply().accepted()).isTrue();
+    assertThat(driver.events()).extracting(Event::type).containsExactly("floe.table.renamed");
+    assertThat(driver.table(ORDERS)).isNull();
+    TableState moved = driver.table(sales);
+    assertThat(moved.metadataLocation()).isEqualTo(created.metadataLocation());
+    assertThat(moved.sequence()).isEqualTo(2);
+    files.failingReads = false;
+    assertThat(TableMetadataParser.fromJson(moved.metadataJson()).uuid())
+        .isEqualTo(uuidOf(created));
+  }
+
+  @Test
+  void aCommitWhoseMetadataFileCannotBeReadIsRefusedAndChangesNothing() {
+    givenNamespace();
+    CommandReply created = givenTable(createOrders());
+    TableIdentifier sales = TableIdentifier.of(DB, "sales");
+    driver.send(new RenameTableCommand(header(), WAREHOUSE, ORDERS, sales));
+    assertThat(driver.singleReply().accepted()).isTrue();
+    driver.events();
+    // The renamed table's parsed metadata is not cached under its new key: the commit needs the
+    // file.
+    files.failingReads = true;
+
+    driver.send(
+        new CommitTableCommand(
+            header(),
+            WAREHOUSE,
+            sales,
+            List.of(),
+            List.of(new MetadataUpdate.SetProperties(Map.of("owner", "dave")))));
+
+    CommandReply refused = driver.singleReply();
+    assertThat(refused.rejection().code()).isEqualTo(RejectionCode.STORAGE_FAILED);
+    assertThat(refused.rejection().message()).contains(created.metadataLocation());
+    assertThat(driver.events()).isEmpty();
+    assertThat(driver.table(sales).metadataLocation()).isEqualTo(created.metadataLocation());
+  }
+
   private void givenNamespace() {
     driver.send(new CreateNamespaceCommand(header(), WAREHOUSE, DB, Map.of()));
     assertThat(driver.singleReply().accepted()).isTrue();
@@ -646,9 +747,22 @@ class CatalogTopologyTest {
     }
   }
 
-  /** Writes metadata files, or fails every write while {@link #failing} is set. */
+  /**
+   * Writes metadata files, or fails every write while {@link #failing} is set, and every read of a
+   * document while {@link #failingReads} is.
+   */
   private static final class FailingMetadataFiles extends MetadataFiles {
     boolean failing;
+    boolean failingReads;
+
+    @Override
+    public String document(String location) {
+      if (failingReads) {
+        throw new MetadataDocuments.UnavailableException(
+            "Cannot read table metadata " + location + ": unreachable", null);
+      }
+      return super.document(location);
+    }
 
     @Override
     public void writeJson(String location, String json) {
@@ -698,7 +812,19 @@ class CatalogTopologyTest {
           driver
               .<String, byte[]>getKeyValueStore(StoreNames.TABLES)
               .get(Keys.table(WAREHOUSE, table));
-      return value == null ? null : TableState.fromBytes(value);
+      return value == null ? null : TableState.fromBytes(value, files);
+    }
+
+    byte[] rawTable(TableIdentifier table) {
+      return driver
+          .<String, byte[]>getKeyValueStore(StoreNames.TABLES)
+          .get(Keys.table(WAREHOUSE, table));
+    }
+
+    void putRawTable(TableIdentifier table, byte[] value) {
+      driver
+          .<String, byte[]>getKeyValueStore(StoreNames.TABLES)
+          .put(Keys.table(WAREHOUSE, table), value);
     }
 
     boolean prepared(TableIdentifier table) {

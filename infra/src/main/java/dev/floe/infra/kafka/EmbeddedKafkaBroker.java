@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Properties;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -32,13 +33,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final Path logDir;
   private final int port;
   private final int controllerPort;
+  private final Map<String, String> overrides;
   private KafkaRaftServer server;
 
   /**
    * @param port the client port, or 0 to pick a free one on first start and keep it afterwards
    */
   public EmbeddedKafkaBroker(Path logDir, int port) {
+    this(logDir, port, Map.of());
+  }
+
+  /**
+   * @param overrides broker settings that replace Floe's (tests that need a broker that misbehaves)
+   */
+  public EmbeddedKafkaBroker(Path logDir, int port, Map<String, String> overrides) {
     this.logDir = logDir;
+    this.overrides = Map.copyOf(overrides);
     Properties ports = loadPorts(logDir);
     this.port = port != 0 ? port : Integer.parseInt(ports.getProperty("port"));
     this.controllerPort = Integer.parseInt(ports.getProperty("controller.port"));
@@ -126,6 +136,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("broker.heartbeat.interval.ms", "1000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
+    props.putAll(overrides);
     return props;
   }
 

@@ -2,7 +2,9 @@ package dev.floe.infra.storage;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.floe.events.state.MetadataDocuments;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +25,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * reprocessed after a crash writes the same file name again (the name comes from the command), and
  * the file that stays is the one whose Kafka transaction committed last.
  */
-public class MetadataFiles implements AutoCloseable {
+public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   private final StorageConfig storage;
   private final FileIO local = new LocalFileIO();
   private final Map<String, FileIO> ioByStorage = new ConcurrentHashMap<>();
@@ -36,14 +38,27 @@ public class MetadataFiles implements AutoCloseable {
    * to the {@code last-updated-ms} of a fenced zombie's late rewrite). Bounded by characters.
    */
   private final Cache<String, String> recentlyWritten =
-      Caffeine.newBuilder()
-          .maximumWeight(64L * 1024 * 1024)
-          .<String, String>weigher((location, json) -> location.length() + json.length())
-          .expireAfterWrite(Duration.ofMinutes(1))
-          // Maintenance on the caller: handing it to the common pool cost a thread wake-up per
-          // write on the commit path (docs/benchmarks.md).
-          .executor(Runnable::run)
-          .build();
+      documentsBy(64L * 1024 * 1024).expireAfterWrite(Duration.ofMinutes(1)).build();
+
+  /**
+   * Documents read back from their files, by location (a location names one immutable version): the
+   * stores keep only pointers, so a load or a commit whose document this process did not write
+   * lately reads it once. Bounded by characters; idle entries leave after 10 minutes.
+   */
+  private final Cache<String, String> read =
+      documentsBy(128L * 1024 * 1024).expireAfterAccess(Duration.ofMinutes(10)).build();
+
+  /**
+   * A cache of documents by location, bounded by characters. Maintenance runs on the caller:
+   * handing it to the common pool cost a thread wake-up per write on the commit path
+   * (docs/benchmarks.md).
+   */
+  private static Caffeine<String, String> documentsBy(long maxChars) {
+    return Caffeine.newBuilder()
+        .maximumWeight(maxChars)
+        .<String, String>weigher((location, json) -> location.length() + json.length())
+        .executor(Runnable::run);
+  }
 
   /** Local warehouses only. */
   public MetadataFiles() {
@@ -71,6 +86,36 @@ public class MetadataFiles implements AutoCloseable {
   /** The document written at this location by this process lately, if it is still held. */
   public Optional<String> recentlyWritten(String location) {
     return Optional.ofNullable(recentlyWritten.getIfPresent(location));
+  }
+
+  /**
+   * The document at a metadata location: the one this process wrote there lately, or one it read
+   * before, or the file's content as written (decompressed when Iceberg's file name says gzip).
+   */
+  @Override
+  public String document(String location) {
+    String json = recentlyWritten.getIfPresent(location);
+    if (json != null) {
+      return json;
+    }
+    json = read.getIfPresent(location);
+    if (json != null) {
+      return json;
+    }
+    try (InputStream in = open(location)) {
+      json = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException | RuntimeException e) {
+      throw new UnavailableException("Cannot read table metadata " + location + ": " + e, e);
+    }
+    read.put(location, json);
+    return json;
+  }
+
+  private InputStream open(String location) throws IOException {
+    InputStream in = io(location).newInputFile(location).newStream();
+    return TableMetadataParser.Codec.fromFileName(location) == TableMetadataParser.Codec.GZIP
+        ? new java.util.zip.GZIPInputStream(in)
+        : in;
   }
 
   /** Deletes everything under a location (a dropped table's files, when a purge was asked for). */
