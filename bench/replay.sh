@@ -24,23 +24,16 @@ cp="$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/ta
 replay_cp="${REPLAY_CP:-$cp}"
 replay_jvm="${REPLAY_JVM_OPTS:--XX:TieredStopAtLevel=1}"
 
-if [ ! -f "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar" ]; then
-  (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api -am) >&2
-fi
+# shellcheck source=bench/serve-lib.sh
+. "$root/bench/serve-lib.sh"
+floe_build
 mkdir -p "$dir"
 fresh=true
 [ -f "$dir/data/kafka-ports.properties" ] && fresh=false
 
-# shellcheck disable=SC2086
-java $jvm -cp "$cp" dev.floe.api.Main serve --auth none --port "$port" --data-dir "$dir/data" \
-  > "$dir/serve.log" 2>&1 &
-pid=$!
-trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
-for _ in $(seq 1 300); do
-  curl -sf "http://localhost:$port/health/ready" > /dev/null && break
-  sleep 0.5
-done
-curl -sf "http://localhost:$port/health/ready" > /dev/null
+pid=""
+trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null || true' EXIT
+floe_start
 
 if $fresh; then
   echo "Loading $tables tables x $commits commits..." >&2

@@ -19,33 +19,14 @@ dir="${RESTART_DIR:-/tmp/floe-restart}"
 port="${FLOE_PORT:-18582}"
 jvm="${JVM_OPTS:--Xms1g -Xmx2g}"
 cp="${FLOE_CP:-$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*}"
-if [ ! -f "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar" ]; then
-  (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api -am) >&2
-fi
+# shellcheck source=bench/serve-lib.sh
+. "$root/bench/serve-lib.sh"
+floe_build
 mkdir -p "$dir"
 pid=""
 trap '[ -n "$pid" ] && kill $pid 2>/dev/null; wait 2>/dev/null || true' EXIT
 
-start() { # starts the server; sets pid, and ready_ms: the milliseconds from launch to ready
-  local t0
-  t0=$(date +%s%3N)
-  # shellcheck disable=SC2086
-  java $jvm ${FLOE_OPTS:-} -cp "$cp" dev.floe.api.Main serve --auth none --port "$port" \
-    --data-dir "$dir/data" >> "$dir/serve.log" 2>&1 &
-  pid=$!
-  until curl -sf -o /dev/null "http://localhost:$port/health/ready"; do
-    kill -0 "$pid" 2>/dev/null || { echo "server died, see $dir/serve.log" >&2; exit 1; }
-    sleep 0.1
-  done
-  ready_ms=$(( $(date +%s%3N) - t0 ))
-}
-stop() { # $1: TERM or KILL
-  kill -s "$1" "$pid"
-  wait "$pid" 2>/dev/null || true
-  pid=""
-}
-
-start
+floe_start
 have="$(curl -s "http://localhost:$port/v1/default/namespaces/restart/tables?pageSize=1000000" \
   | grep -o '"name"' | wc -l || true)"
 if [ "$have" -lt "$tables" ]; then
@@ -63,11 +44,11 @@ all="$(curl -s "http://localhost:$port/v1/default/namespaces" | grep -o '"namesp
 echo "tables: $all in all namespaces ($have in 'restart'); streams state: $(du -sh "$dir/data/streams" | cut -f1); kafka log: $(du -sh "$dir/data/kafka" | cut -f1)"
 echo "load average before: $(cat /proc/loadavg)"
 for i in $(seq 1 "$runs"); do
-  stop TERM
-  start
+  floe_stop TERM
+  floe_start
   clean="$ready_ms"
-  stop KILL
-  start
+  floe_stop KILL
+  floe_start
   echo "run $i: ready after SIGTERM restart ${clean} ms, after SIGKILL restart ${ready_ms} ms"
 done
 echo "load average after: $(cat /proc/loadavg)"

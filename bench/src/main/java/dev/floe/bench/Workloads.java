@@ -87,6 +87,7 @@ final class Workloads {
             "hot-appends-4",
             "big-table-refs",
             "big-table-all",
+            "big-table-commit",
             "many-tables-list-paged",
             "many-tables-list-unpaged"));
     return names;
@@ -104,16 +105,12 @@ final class Workloads {
    */
   Stats run(String name) {
     if (settings.warmupSeconds() > 0) {
-      seconds = settings.warmupSeconds();
-      measure(name);
+      measure(name, settings.warmupSeconds());
     }
-    seconds = settings.durationSeconds();
-    return measure(name);
+    return measure(name, settings.durationSeconds());
   }
 
-  private volatile int seconds;
-
-  private Stats measure(String name) {
+  private Stats measure(String name, int seconds) {
     String hot = tables.get(0);
     // Set up the big table and the many tables before the clock starts.
     if (name.startsWith("big-table")) {
@@ -123,26 +120,29 @@ final class Workloads {
     }
     if (name.startsWith("hot-table-")) {
       int writers = Integer.parseInt(name.substring("hot-table-".length()));
-      return closedLoop(writers, () -> commit(hot));
+      return closedLoop(seconds, writers, () -> commit(hot));
     }
     return switch (name) {
-      case "list-namespaces" -> closedLoop(settings.clients(), this::listNamespaces);
-      case "namespace-exists" -> closedLoop(settings.clients(), this::namespaceExists);
-      case "load-namespace" -> closedLoop(settings.clients(), this::loadNamespace);
-      case "list-tables" -> closedLoop(settings.clients(), this::listTables);
-      case "table-exists" -> closedLoop(settings.clients(), this::tableExists);
-      case "load-table-1" -> closedLoop(1, this::loadTable);
-      case "load-table" -> closedLoop(settings.clients(), this::loadTable);
-      case "load-table-open-loop" -> openLoop(settings.openLoopRate(), this::loadTable);
-      case "mixed-90-10" -> closedLoop(settings.clients(), this::mixed);
-      case "commit-1" -> closedLoop(1, this::commitAnyTable);
-      case "commit-many-tables" -> closedLoop(settings.clients(), this::commitAnyTable);
-      case "hot-appends-4" -> hotAppends(4);
-      case "big-table-refs" -> closedLoop(1, () -> status("GET", big() + "?snapshots=refs", null));
-      case "big-table-all" -> closedLoop(1, () -> status("GET", big(), null));
-      case "many-tables-list-paged" -> closedLoop(1, () -> listAllPaged(many(), 100));
+      case "list-namespaces" -> closedLoop(seconds, settings.clients(), this::listNamespaces);
+      case "namespace-exists" -> closedLoop(seconds, settings.clients(), this::namespaceExists);
+      case "load-namespace" -> closedLoop(seconds, settings.clients(), this::loadNamespace);
+      case "list-tables" -> closedLoop(seconds, settings.clients(), this::listTables);
+      case "table-exists" -> closedLoop(seconds, settings.clients(), this::tableExists);
+      case "load-table-1" -> closedLoop(seconds, 1, this::loadTable);
+      case "load-table" -> closedLoop(seconds, settings.clients(), this::loadTable);
+      case "load-table-open-loop" -> openLoop(seconds, settings.openLoopRate(), this::loadTable);
+      case "mixed-90-10" -> closedLoop(seconds, settings.clients(), this::mixed);
+      case "commit-1" -> closedLoop(seconds, 1, this::commitAnyTable);
+      case "commit-many-tables" -> closedLoop(seconds, settings.clients(), this::commitAnyTable);
+      case "hot-appends-4" -> hotAppends(seconds, 4);
+      case "big-table-refs" ->
+          closedLoop(seconds, 1, () -> status("GET", big() + "?snapshots=refs", null));
+      case "big-table-all" -> closedLoop(seconds, 1, () -> status("GET", big(), null));
+        // What a commit costs on a table whose metadata is megabytes (10,000 snapshots).
+      case "big-table-commit" -> closedLoop(seconds, 1, () -> commit(big()));
+      case "many-tables-list-paged" -> closedLoop(seconds, 1, () -> listAllPaged(many(), 100));
       case "many-tables-list-unpaged" ->
-          closedLoop(1, () -> status("GET", "namespaces/" + many() + "/tables", null));
+          closedLoop(seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
       default -> throw new IllegalArgumentException("Unknown workload " + name);
     };
   }
@@ -277,7 +277,7 @@ final class Workloads {
    * Fast appends through Iceberg's Java client, which sends {@code assert-ref-snapshot-id}: a
    * writer that loses the race gets 409, refreshes and retries (counted as conflicts and retries).
    */
-  private Stats hotAppends(int writers) {
+  private Stats hotAppends(int seconds, int writers) {
     String table = tables.get(1);
     String[] parts = table.split("/");
     Namespace namespace =
@@ -455,7 +455,7 @@ final class Workloads {
     return target.call(method, path, body).status();
   }
 
-  private Stats closedLoop(int clients, IntSupplier op) {
+  private Stats closedLoop(int seconds, int clients, IntSupplier op) {
     Stats stats = new Stats();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     long start = System.nanoTime();
@@ -474,7 +474,7 @@ final class Workloads {
    * Requests at a fixed rate whatever the answers' speed; each latency counts from when its request
    * was due, so a stall is not hidden (no coordinated omission).
    */
-  private Stats openLoop(int perSecond, IntSupplier op) {
+  private Stats openLoop(int seconds, int perSecond, IntSupplier op) {
     Stats stats = new Stats();
     long total = (long) perSecond * seconds;
     long interval = 1_000_000_000L / perSecond;
