@@ -12,10 +12,9 @@ import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Deque;
-import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Applies events partition by partition, each partition in its log order, and an event only once
@@ -23,27 +22,45 @@ import java.util.List;
  * the one change that crosses keys (it is recorded on the new name's partition, while the table's
  * earlier events sit on the old name's), so it waits until the old key holds the table at the
  * sequence before it, and later events on either key wait for it.
+ *
+ * <p>Events may be offered in pieces, as they are read: whatever is ready is applied at once, and
+ * an event that waits for another partition's event that has not been read yet stays queued until
+ * it has. Not thread-safe: one thread offers and applies.
  */
 final class CausalOrder {
-  private CausalOrder() {}
+  private final ReplayState state;
+  private final Map<Integer, Deque<CatalogEvent>> queues = new TreeMap<>();
 
-  /**
-   * @throws IllegalStateException when the log cannot be ordered (an event's cause is missing)
-   */
-  static void apply(Collection<List<CatalogEvent>> partitions, ReplayState state) {
-    List<Deque<CatalogEvent>> queues = new ArrayList<>();
-    partitions.forEach(events -> queues.add(new ArrayDeque<>(events)));
+  CausalOrder(ReplayState state) {
+    this.state = state;
+  }
+
+  /** Queues one event behind the earlier events of its partition; {@link #applyReady} applies. */
+  void offer(int partition, CatalogEvent event) {
+    queues.computeIfAbsent(partition, p -> new ArrayDeque<>()).addLast(event);
+  }
+
+  /** Applies every queued event that is ready, until none is. */
+  void applyReady() {
     boolean progress = true;
     while (progress) {
       progress = false;
-      for (Deque<CatalogEvent> queue : queues) {
+      for (Deque<CatalogEvent> queue : queues.values()) {
         while (!queue.isEmpty() && ready(queue.peekFirst(), state)) {
           state.apply(queue.pollFirst());
           progress = true;
         }
       }
     }
-    for (Deque<CatalogEvent> queue : queues) {
+  }
+
+  /**
+   * Once the whole log was offered and applied.
+   *
+   * @throws IllegalStateException when an event is still queued: its cause is not in the log
+   */
+  void requireAllApplied() {
+    for (Deque<CatalogEvent> queue : queues.values()) {
       if (!queue.isEmpty()) {
         CatalogEvent stuck = queue.peekFirst();
         throw new IllegalStateException(

@@ -1,13 +1,20 @@
 package dev.floe.projections.replay;
 
+import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -22,6 +29,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * Per-entity order is the partition order; events of different entities need no order.
  */
 public final class EventLogReader {
+  /** Polls read ahead of the one being applied. */
+  private static final int APPLY_AHEAD = 2;
+
   /**
    * Where to stop: events after this time, or at/after this offset of each partition, are left out.
    */
@@ -54,25 +64,49 @@ public final class EventLogReader {
   private EventLogReader() {}
 
   /**
-   * Reads the log and applies it to {@code state} in causal order (see {@link CausalOrder}).
+   * Reads the log and applies it to {@code state} in causal order (see {@link CausalOrder}). One
+   * thread polls and decodes while another applies what was read before: on a replay of the whole
+   * log neither waits for the other, and neither holds more than a few polls' events.
    *
    * @return the number of events applied
    */
   public static long replay(
       String bootstrapServers, String topic, Until until, ReplayState state, Progress progress) {
-    Map<Integer, List<dev.floe.events.event.CatalogEvent>> byPartition = new java.util.TreeMap<>();
-    long read =
-        readPartitions(
-            bootstrapServers,
-            topic,
-            until,
-            (partition, envelope) ->
-                byPartition
-                    .computeIfAbsent(partition, p -> new java.util.ArrayList<>())
-                    .add(envelope.data()),
-            progress);
-    CausalOrder.apply(byPartition.values(), state);
-    return read;
+    CausalOrder order = new CausalOrder(state);
+    ExecutorService applier =
+        Executors.newSingleThreadExecutor(
+            task -> {
+              Thread thread = new Thread(task, "floe-replay-apply");
+              thread.setDaemon(true);
+              return thread;
+            });
+    Deque<Future<?>> applying = new ArrayDeque<>();
+    try {
+      long read =
+          readPartitions(
+              bootstrapServers,
+              topic,
+              until,
+              batch -> {
+                applying.addLast(
+                    applier.submit(
+                        () -> {
+                          batch.forEach(event -> order.offer(event.partition(), event.data()));
+                          order.applyReady();
+                        }));
+                while (applying.size() > APPLY_AHEAD) {
+                  await(applying.pollFirst());
+                }
+              },
+              progress);
+      while (!applying.isEmpty()) {
+        await(applying.pollFirst());
+      }
+      order.requireAllApplied();
+      return read;
+    } finally {
+      applier.shutdownNow();
+    }
   }
 
   /** Every event in log order per partition (no order across partitions). */
@@ -83,14 +117,40 @@ public final class EventLogReader {
       Consumer<EventEnvelope> sink,
       Progress progress) {
     return readPartitions(
-        bootstrapServers, topic, until, (partition, envelope) -> sink.accept(envelope), progress);
+        bootstrapServers,
+        topic,
+        until,
+        batch -> batch.forEach(event -> sink.accept(event.envelope())),
+        progress);
+  }
+
+  /** An event as read, with the partition it was read from. */
+  private record PartitionEvent(int partition, EventEnvelope envelope) {
+    CatalogEvent data() {
+      return envelope.data();
+    }
+  }
+
+  /** Waits for an apply step, and rethrows what it threw. */
+  private static void await(Future<?> step) {
+    try {
+      step.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("Interrupted while replaying", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   private static long readPartitions(
       String bootstrapServers,
       String topic,
       Until until,
-      java.util.function.BiConsumer<Integer, EventEnvelope> sink,
+      Consumer<List<PartitionEvent>> sink,
       Progress progress) {
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -129,6 +189,7 @@ public final class EventLogReader {
         // them on in log order.
         List<EventEnvelope> envelopes =
             batch.parallelStream().map(record -> EventEnvelope.fromBytes(record.value())).toList();
+        List<PartitionEvent> events = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
           ConsumerRecord<String, byte[]> record = batch.get(i);
           TopicPartition partition = new TopicPartition(record.topic(), record.partition());
@@ -138,13 +199,16 @@ public final class EventLogReader {
           done++;
           EventEnvelope envelope = envelopes.get(i);
           if (until.includes(record, envelope)) {
-            sink.accept(record.partition(), envelope);
+            events.add(new PartitionEvent(record.partition(), envelope));
             applied++;
           } else {
             // A prefix of each partition, never a gap: an entity's later events need its earlier
             // ones.
             end.remove(partition);
           }
+        }
+        if (!events.isEmpty()) {
+          sink.accept(events);
         }
         for (TopicPartition partition : List.copyOf(end.keySet())) {
           if (consumer.position(partition) >= end.get(partition)) {
