@@ -6,25 +6,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
-import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.rest.RESTCatalog;
 
 /**
  * The workloads, modelled on Apache Polaris's benchmark suite (namespace tree, reads, mixed
@@ -120,29 +106,33 @@ final class Workloads {
     }
     if (name.startsWith("hot-table-")) {
       int writers = Integer.parseInt(name.substring("hot-table-".length()));
-      return closedLoop(seconds, writers, () -> commit(hot));
+      return Load.closedLoop(seconds, writers, () -> commit(hot));
     }
     return switch (name) {
-      case "list-namespaces" -> closedLoop(seconds, settings.clients(), this::listNamespaces);
-      case "namespace-exists" -> closedLoop(seconds, settings.clients(), this::namespaceExists);
-      case "load-namespace" -> closedLoop(seconds, settings.clients(), this::loadNamespace);
-      case "list-tables" -> closedLoop(seconds, settings.clients(), this::listTables);
-      case "table-exists" -> closedLoop(seconds, settings.clients(), this::tableExists);
-      case "load-table-1" -> closedLoop(seconds, 1, this::loadTable);
-      case "load-table" -> closedLoop(seconds, settings.clients(), this::loadTable);
-      case "load-table-open-loop" -> openLoop(seconds, settings.openLoopRate(), this::loadTable);
-      case "mixed-90-10" -> closedLoop(seconds, settings.clients(), this::mixed);
-      case "commit-1" -> closedLoop(seconds, 1, this::commitAnyTable);
-      case "commit-many-tables" -> closedLoop(seconds, settings.clients(), this::commitAnyTable);
-      case "hot-appends-4" -> hotAppends(seconds, 4);
+      case "list-namespaces" -> Load.closedLoop(seconds, settings.clients(), this::listNamespaces);
+      case "namespace-exists" ->
+          Load.closedLoop(seconds, settings.clients(), this::namespaceExists);
+      case "load-namespace" -> Load.closedLoop(seconds, settings.clients(), this::loadNamespace);
+      case "list-tables" -> Load.closedLoop(seconds, settings.clients(), this::listTables);
+      case "table-exists" -> Load.closedLoop(seconds, settings.clients(), this::tableExists);
+      case "load-table-1" -> Load.closedLoop(seconds, 1, this::loadTable);
+      case "load-table" -> Load.closedLoop(seconds, settings.clients(), this::loadTable);
+      case "load-table-open-loop" ->
+          Load.openLoop(seconds, settings.openLoopRate(), this::loadTable);
+      case "mixed-90-10" -> Load.closedLoop(seconds, settings.clients(), this::mixed);
+      case "commit-1" -> Load.closedLoop(seconds, 1, this::commitAnyTable);
+      case "commit-many-tables" ->
+          Load.closedLoop(seconds, settings.clients(), this::commitAnyTable);
+      case "hot-appends-4" -> new HotAppends(target, tables.get(1)).run(seconds, 4);
       case "big-table-refs" ->
-          closedLoop(seconds, 1, () -> status("GET", big() + "?snapshots=refs", null));
-      case "big-table-all" -> closedLoop(seconds, 1, () -> status("GET", big(), null));
+          Load.closedLoop(seconds, 1, () -> status("GET", big() + "?snapshots=refs", null));
+      case "big-table-all" -> Load.closedLoop(seconds, 1, () -> status("GET", big(), null));
         // What a commit costs on a table whose metadata is megabytes (10,000 snapshots).
-      case "big-table-commit" -> closedLoop(seconds, 1, () -> commit(big()));
-      case "many-tables-list-paged" -> closedLoop(seconds, 1, () -> listAllPaged(many(), 100));
+      case "big-table-commit" -> Load.closedLoop(seconds, 1, () -> commit(big()));
+      case "many-tables-list-paged" -> Load.closedLoop(seconds, 1, () -> listAllPaged(many(), 100));
       case "many-tables-list-unpaged" ->
-          closedLoop(seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
+          Load.closedLoop(
+              seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
       default -> throw new IllegalArgumentException("Unknown workload " + name);
     };
   }
@@ -185,7 +175,7 @@ final class Workloads {
           next.add(child);
         }
       }
-      parallel(next.size(), i -> createNamespace(stats, next.get(i)), settings.clients());
+      Load.parallel(next.size(), i -> createNamespace(stats, next.get(i)), settings.clients());
       level = next;
     }
     List<String> leaves = new ArrayList<>();
@@ -194,12 +184,12 @@ final class Workloads {
     }
     namespaces.addAll(leaves);
     int count = leaves.size() * settings.tablesPerNamespace();
-    parallel(
+    Load.parallel(
         count,
         i -> {
           String ns = leaves.get(i / settings.tablesPerNamespace());
           String name = "t" + (i % settings.tablesPerNamespace());
-          timed(stats, () -> createTable(ns, name));
+          Load.timed(stats, () -> createTable(ns, name));
         },
         settings.clients());
     for (String ns : leaves) {
@@ -221,7 +211,7 @@ final class Workloads {
     for (int p = 0; p < settings.propertiesPerNamespace(); p++) {
       props.put("key" + p, "value" + p);
     }
-    timed(stats, () -> status("POST", "namespaces", body.toString()));
+    Load.timed(stats, () -> status("POST", "namespaces", body.toString()));
   }
 
   private int createTable(String namespacePath, String name) {
@@ -271,81 +261,6 @@ final class Workloads {
         "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"bench\":\""
             + counter.incrementAndGet()
             + "\"}}]}");
-  }
-
-  /**
-   * Fast appends through Iceberg's Java client, which sends {@code assert-ref-snapshot-id}: a
-   * writer that loses the race gets 409, refreshes and retries (counted as conflicts and retries).
-   */
-  private Stats hotAppends(int seconds, int writers) {
-    String table = tables.get(1);
-    String[] parts = table.split("/");
-    Namespace namespace =
-        Namespace.of(parts[1].split(java.util.regex.Pattern.quote(target.separator)));
-    TableIdentifier id = TableIdentifier.of(namespace, parts[3]);
-    try (RESTCatalog catalog = javaClient()) {
-      // Each 409 comes back to the writer's loop, which counts it and retries at once.
-      catalog.loadTable(id).updateProperties().set("commit.retry.num-retries", "0").commit();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    Stats stats = new Stats();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    long start = System.nanoTime();
-    parallel(
-        writers,
-        w -> {
-          try (RESTCatalog catalog = javaClient()) {
-            Table loaded = catalog.loadTable(id);
-            while (System.nanoTime() < deadline) {
-              long began = System.nanoTime();
-              boolean done = false;
-              while (!done && System.nanoTime() < deadline + TimeUnit.SECONDS.toNanos(30)) {
-                try {
-                  loaded.newFastAppend().appendFile(file()).commit();
-                  done = true;
-                } catch (CommitFailedException e) {
-                  stats.conflict();
-                  stats.retry();
-                  loaded.refresh();
-                } catch (RuntimeException e) {
-                  stats.error();
-                  loaded.refresh();
-                }
-              }
-              if (done) {
-                stats.record(System.nanoTime() - began);
-              }
-            }
-          } catch (Exception e) {
-            throw new IllegalStateException(e);
-          }
-        });
-    stats.elapsed(System.nanoTime() - start);
-    return stats;
-  }
-
-  private RESTCatalog javaClient() {
-    Map<String, String> props = new HashMap<>();
-    props.put("uri", target.uri);
-    if (target.warehouse != null) {
-      props.put("warehouse", target.warehouse);
-    }
-    props.put("io-impl", "dev.floe.infra.storage.LocalFileIO");
-    if (target.token != null) {
-      props.put("token", target.token);
-    }
-    RESTCatalog catalog = new RESTCatalog();
-    catalog.initialize(target.name, props);
-    return catalog;
-  }
-
-  private static DataFile file() {
-    return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath("/tmp/floe-bench/data/" + java.util.UUID.randomUUID() + ".parquet")
-        .withFileSizeInBytes(1024)
-        .withRecordCount(10)
-        .build();
   }
 
   /**
@@ -422,7 +337,7 @@ final class Workloads {
     target.call("POST", "namespaces", "{\"namespace\":[\"" + ns + "\"]}");
     Stats stats = new Stats();
     long start = System.nanoTime();
-    parallel(settings.manyTables(), i -> timed(stats, () -> createTable(ns, "t" + i)), 8);
+    Load.parallel(settings.manyTables(), i -> Load.timed(stats, () -> createTable(ns, "t" + i)), 8);
     stats.elapsed(System.nanoTime() - start);
     results.put("many-tables-create", stats.toMap());
     System.err.printf(
@@ -453,93 +368,6 @@ final class Workloads {
 
   private int status(String method, String path, String body) {
     return target.call(method, path, body).status();
-  }
-
-  private Stats closedLoop(int seconds, int clients, IntSupplier op) {
-    Stats stats = new Stats();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    long start = System.nanoTime();
-    parallel(
-        clients,
-        c -> {
-          while (System.nanoTime() < deadline) {
-            timed(stats, op);
-          }
-        });
-    stats.elapsed(System.nanoTime() - start);
-    return stats;
-  }
-
-  /**
-   * Requests at a fixed rate whatever the answers' speed; each latency counts from when its request
-   * was due, so a stall is not hidden (no coordinated omission).
-   */
-  private Stats openLoop(int seconds, int perSecond, IntSupplier op) {
-    Stats stats = new Stats();
-    long total = (long) perSecond * seconds;
-    long interval = 1_000_000_000L / perSecond;
-    ExecutorService pool = Executors.newFixedThreadPool(32);
-    CountDownLatch done = new CountDownLatch((int) total);
-    long start = System.nanoTime();
-    for (long i = 0; i < total; i++) {
-      long due = start + i * interval;
-      long wait = due - System.nanoTime();
-      if (wait > 0) {
-        java.util.concurrent.locks.LockSupport.parkNanos(wait);
-      }
-      pool.execute(
-          () -> {
-            int status = op.getAsInt();
-            if (status >= 200 && status < 300) {
-              stats.record(System.nanoTime() - due);
-            } else {
-              stats.error();
-            }
-            done.countDown();
-          });
-    }
-    try {
-      done.await(5, TimeUnit.MINUTES);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    stats.elapsed(System.nanoTime() - start);
-    pool.shutdownNow();
-    return stats;
-  }
-
-  private static void timed(Stats stats, IntSupplier op) {
-    long began = System.nanoTime();
-    int status = op.getAsInt();
-    if (status >= 200 && status < 300) {
-      stats.record(System.nanoTime() - began);
-    } else if (status == 409) {
-      stats.conflict();
-    } else {
-      stats.error();
-    }
-  }
-
-  private static void parallel(int tasks, java.util.function.IntConsumer task) {
-    parallel(tasks, task, tasks);
-  }
-
-  private static void parallel(int tasks, java.util.function.IntConsumer task, int threads) {
-    ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, 64)));
-    List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
-    for (int i = 0; i < tasks; i++) {
-      int index = i;
-      futures.add(pool.submit(() -> task.accept(index)));
-    }
-    try {
-      for (java.util.concurrent.Future<?> future : futures) {
-        future.get();
-      }
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
-    } finally {
-      pool.shutdownNow();
-    }
   }
 
   private static String pick(List<String> items) {

@@ -2,8 +2,6 @@ package dev.floe.processor.kafka;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
-import dev.floe.events.Keys;
-import dev.floe.events.RecordLimits;
 import dev.floe.events.Rejection;
 import dev.floe.events.RejectionCode;
 import dev.floe.events.access.AccessChange;
@@ -66,11 +64,10 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   private final String stepsTopic;
   private final MetadataFiles files;
-  private final ParsedMetadataCache parsed = new ParsedMetadataCache(256);
   private ProcessorContext<String, byte[]> context;
   private KeyValueStore<String, byte[]> directory;
-  private KeyValueStore<String, byte[]> tables;
-  private KeyValueStore<String, byte[]> views;
+  private TableStores stores;
+  private TransactionParticipant participant;
   private StoreAccess access;
   private IdempotencyLedger ledger;
   private final java.time.Duration idempotencyLifetime;
@@ -94,8 +91,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   public void init(ProcessorContext<String, byte[]> context) {
     this.context = context;
     this.directory = context.getStateStore(StoreNames.DIRECTORY);
-    this.tables = context.getStateStore(StoreNames.TABLES);
-    this.views = context.getStateStore(StoreNames.VIEWS);
+    this.stores = new TableStores(context, files);
+    this.participant = new TransactionParticipant(stores);
     this.access = new StoreAccess(context.getStateStore(StoreNames.ACCESS));
     this.ledger =
         new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
@@ -145,14 +142,16 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         return;
       }
       if (step instanceof ResolvePreparedStep resolve) {
-        resolve(record, resolve);
+        for (PreparedTable.Waiting waiting : participant.resolve(record.key(), resolve)) {
+          process(record.withValue(waiting.value()), waiting.step());
+        }
         return;
       }
       if (step instanceof PrepareTableStep prepare) {
         handle(
             record,
             prepare.header(),
-            () -> prepare(record.key(), prepare),
+            () -> participant.prepare(record.key(), prepare),
             failure ->
                 Decision.step(
                     new TransactionVoteStep(
@@ -164,7 +163,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
             decision -> decision);
         return;
       }
-      if (waitsForTransaction(record, true)) {
+      if (participant.queueIfHeld(record.key(), true, record.value())) {
         return;
       }
       handle(
@@ -188,7 +187,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         return;
       }
       // Of the commands, only a table commit is keyed by a table that a transaction may hold.
-      if (command instanceof CommitTableCommand && waitsForTransaction(record, false)) {
+      if (command instanceof CommitTableCommand
+          && participant.queueIfHeld(record.key(), false, record.value())) {
         return;
       }
       handle(
@@ -197,91 +197,6 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
           () -> decideCommand(record.key(), command),
           failure -> Decision.rejected(command.header().commandId(), failure),
           decision -> ledger.after(command.header(), decision));
-    }
-  }
-
-  /**
-   * A command or step for a table that is prepared in a multi-table transaction waits, in arrival
-   * order, until the coordinator's decision releases the table.
-   */
-  private boolean waitsForTransaction(Record<String, byte[]> record, boolean isStep) {
-    byte[] prepared = tables.get(Keys.prepared(record.key()));
-    if (prepared == null) {
-      return false;
-    }
-    tables.put(
-        Keys.prepared(record.key()),
-        PreparedTable.fromBytes(prepared)
-            .plus(new PreparedTable.Waiting(isStep, record.value()))
-            .toBytes());
-    return true;
-  }
-
-  /**
-   * Checks a table's part of a transaction as a commit, writes its next metadata file and holds the
-   * result. A table already held by a transaction votes no (the coordinator runs one transaction
-   * per warehouse at a time, so this does not happen while it works as designed).
-   */
-  private Decision prepare(String key, PrepareTableStep step) {
-    String id = step.header().commandId();
-    if (tables.get(Keys.prepared(key)) != null) {
-      return Decision.step(
-          new TransactionVoteStep(
-              step.header(),
-              step.warehouse(),
-              step.identifier(),
-              Rejection.of(
-                  RejectionCode.REQUIREMENT_FAILED,
-                  "Table %s is part of another transaction in progress",
-                  step.identifier()),
-              null));
-    }
-    TableState state = readTable(key);
-    TableMetadata base = state == null ? null : parsed.get(key, state);
-    TableDecider.Prepared prepared = TableDecider.prepare(state, base, step);
-    if (prepared.vote().yes()) {
-      if (prepared.next() != null) {
-        requireWithinRecordLimit(prepared.next());
-        writeMetadataFile(prepared.next());
-      }
-      tables.put(Keys.prepared(key), new PreparedTable(id, prepared.next(), List.of()).toBytes());
-    }
-    return Decision.step(prepared.vote());
-  }
-
-  /**
-   * Installs (or drops) what the table prepared, then decides the commands and steps that waited
-   * for it, in their order.
-   */
-  private void resolve(Record<String, byte[]> record, ResolvePreparedStep step) {
-    String key = record.key();
-    byte[] raw = tables.get(Keys.prepared(key));
-    if (raw == null) {
-      return; // the table voted no: nothing was prepared
-    }
-    PreparedTable prepared = PreparedTable.fromBytes(raw);
-    if (!prepared.transactionId().equals(step.header().commandId())) {
-      return; // held by another transaction: this one's prepare was refused
-    }
-    if (prepared.next() != null) {
-      if (step.commit()) {
-        tables.put(key, prepared.next().toBytes());
-      } else {
-        deleteQuietly(prepared.next().metadataLocation());
-      }
-    }
-    tables.delete(Keys.prepared(key));
-    for (PreparedTable.Waiting waiting : prepared.waiting()) {
-      process(record.withValue(waiting.value()), waiting.step());
-    }
-  }
-
-  /** An aborted transaction's metadata file was never part of any table. */
-  private void deleteQuietly(String location) {
-    try {
-      files.io(location).deleteFile(location);
-    } catch (RuntimeException e) {
-      LOG.warn("Could not delete the unused metadata file {}: {}", location, e.getMessage());
     }
   }
 
@@ -317,9 +232,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     Decision decision;
     try {
       decision = decide.get();
-    } catch (TooLargeException e) {
+    } catch (TableStores.TooLargeException e) {
       decision = onFailure.apply(new Rejection(RejectionCode.TOO_LARGE, e.getMessage()));
-    } catch (MetadataWriteException e) {
+    } catch (TableStores.MetadataWriteException e) {
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
       decision =
           onFailure.apply(
@@ -356,8 +271,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       return access.decide(change.header(), change.change());
     }
     if (command instanceof CommitViewCommand commit) {
-      Decision decision = ViewDecider.commit(read(views, key), commit);
-      write(views, key, decision);
+      Decision decision = ViewDecider.commit(stores.view(key), commit);
+      stores.writeView(key, decision);
       return decision;
     }
     if (command instanceof CommitTransactionCommand transaction) {
@@ -368,10 +283,10 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
                   new StoreDirectory(directory, transaction.warehouse()), state, transaction));
     }
     if (command instanceof CommitTableCommand commit) {
-      TableState state = readTable(key);
-      TableMetadata base = state == null ? null : parsed.get(key, state);
+      TableState state = stores.table(key);
+      TableMetadata base = state == null ? null : stores.parsed(key, state);
       Decision decision = TableDecider.commit(state, base, commit);
-      writeTable(key, decision);
+      stores.writeTable(key, decision);
       return decision;
     }
     StoreDirectory dir = new StoreDirectory(directory, command.warehouse());
@@ -404,7 +319,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     if (viewDecision != null) {
       return viewDecision;
     }
-    TableState state = readTable(key);
+    TableState state = stores.table(key);
     Decision decision;
     if (step instanceof CreateTableStep s) {
       decision = TableDecider.create(state, s);
@@ -417,13 +332,13 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     } else {
       decision = TableDecider.drop(state, (DropTableStep) step);
     }
-    writeTable(key, decision);
+    stores.writeTable(key, decision);
     return decision;
   }
 
   /** The view steps, on the views store; null when the step is not about a view. */
   private Decision decideViewStep(String key, TableStep step) {
-    TableState state = read(views, key);
+    TableState state = stores.view(key);
     Decision decision;
     if (step instanceof CreateViewStep s) {
       decision = ViewDecider.create(state, s);
@@ -438,72 +353,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     } else {
       return null;
     }
-    write(views, key, decision);
+    stores.writeView(key, decision);
     return decision;
-  }
-
-  /**
-   * A stored state; its document is read from its file (through the cache) when first used: a
-   * commit whose parsed metadata is cached reads no file, a drop or a rename needs none.
-   */
-  private TableState read(KeyValueStore<String, byte[]> store, String key) {
-    byte[] value = store.get(key);
-    return value == null ? null : TableState.fromBytes(value, files);
-  }
-
-  /**
-   * Writes the new metadata file first, then the store: if the process dies in between, the
-   * transaction aborts and the reprocessed command rewrites the same file name.
-   */
-  private void write(KeyValueStore<String, byte[]> store, String key, Decision decision) {
-    if (decision.tableState() != null) {
-      TableState state = decision.tableState();
-      requireWithinRecordLimit(state);
-      if (decision.writeMetadata()) {
-        writeMetadataFile(state);
-      }
-      store.put(key, state.toBytes());
-    } else if (decision.tableRemoved()) {
-      store.delete(key);
-    }
-  }
-
-  /**
-   * A table's metadata stays within Floe's record limit: the records that still carry a document (a
-   * create's event, a multi-table transaction's prepared state, a register) must be accepted by
-   * Kafka. A larger change is refused before anything is written, rather than wedging the partition
-   * on a record Kafka refuses.
-   */
-  private static void requireWithinRecordLimit(TableState state) {
-    if (!state.holdsDocument()) {
-      return; // a renamed table's pointer: its document is in its file already, and in no record
-    }
-    long size = state.metadataJson().length() + state.metadataLocation().length();
-    if (size > RecordLimits.MAX_TABLE_STATE_BYTES) {
-      throw new TooLargeException(
-          String.format(
-              "The table's metadata would be %d bytes, more than Floe keeps for one table (%d)",
-              size, RecordLimits.MAX_TABLE_STATE_BYTES));
-    }
-  }
-
-  private void writeMetadataFile(TableState state) {
-    try {
-      files.writeJson(state.metadataLocation(), state.metadataJson());
-    } catch (RuntimeException e) {
-      throw new MetadataWriteException(e);
-    }
-  }
-
-  private TableState readTable(String key) {
-    return read(tables, key);
-  }
-
-  private void writeTable(String key, Decision decision) {
-    write(tables, key, decision);
-    if (decision.tableRemoved()) {
-      parsed.invalidate(key);
-    }
   }
 
   private void emit(Record<String, byte[]> record, CommandHeader header, Decision decision) {
@@ -526,19 +377,5 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     context.forward(
         record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)),
         CatalogTopology.REPLIES_SINK);
-  }
-
-  /** The change would make a table's state larger than Floe's records take. */
-  static final class TooLargeException extends RuntimeException {
-    TooLargeException(String message) {
-      super(message);
-    }
-  }
-
-  /** The warehouse storage refused a metadata write: nothing is applied, the client may retry. */
-  static final class MetadataWriteException extends RuntimeException {
-    MetadataWriteException(RuntimeException cause) {
-      super(cause.getMessage(), cause);
-    }
   }
 }
