@@ -54,12 +54,12 @@ echo "Replaying Floe's event log (4 runs)..." >&2
 # As `bin/floe replay` runs it: the first run after a build writes its class-data archive, the later
 # ones map it; the report gives every run and the median.
 replays=()
-rm -f "$root/catalog-api/target/cds/replay.jsa"
+rm -f "$root/catalog-api/target/cds/replay.jsa" "$work/replay.log"
 for _ in 1 2 3 4; do
   # shellcheck disable=SC2086
-  line="$(cd "$work" && FLOE_JAVA_OPTS="$jvm" "$root/bin/floe" replay \
-    --kafka "localhost:$(sed -n 's/^port=//p' "$work/floe/kafka-ports.properties")" \
-    --url "http://localhost:$floe_port" --out "$work/replay-out" 2>/dev/null | grep -m1 '^Replayed' || true)"
+  # --data-dir: the embedded broker's port and the admin token (for the comparison) are there.
+  line="$(FLOE_JAVA_OPTS="$jvm" "$root/bin/floe" replay --data-dir "$work/floe" \
+    --url "http://localhost:$floe_port" --out "$work/replay-out" 2>>"$work/replay.log" | grep -E '^Replayed|differ' | paste -sd ';' - || true)"
   rm -rf "$work/replay-out"
   echo "$line" >&2
   replays+=("$line")
