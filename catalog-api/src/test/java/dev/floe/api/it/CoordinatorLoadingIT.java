@@ -52,10 +52,11 @@ class CoordinatorLoadingIT {
       floe.start();
       assertThat(createNamespace(floe, "before")).isEqualTo(200);
       floe.stop();
-      fillOffsetsPartitionOf(group, broker.bootstrapServers(), 96L << 20);
+      fillOffsetsPartitionOf(group, broker.bootstrapServers(), 256L << 20);
       // SIGKILL: the broker recovers its log and then reloads the group coordinator from it. The
-      // load takes about a second here, and the broker may answer only once it is over: restart
-      // until a restart is caught with its coordinator still loading (most are; seen: 0.8 s).
+      // broker may answer only once the load is over: restart until a restart is caught with its
+      // coordinator still loading. With 96 MB the load took 0.3-0.7 s on a faster machine and one
+      // restart in three was caught; 256 MB keeps it loading for longer.
       int notReady = 0;
       for (int restart = 1; restart <= RESTARTS && notReady == 0; restart++) {
         broker.kill();
