@@ -3,8 +3,6 @@ package dev.floe.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,8 +80,9 @@ final class Workloads {
 
   /** Creates the namespace tree and its tables; measured as {@code create-tree}. */
   Stats setUp() {
-    // Warm-up, as for every workload: trees of the same shape under other roots, unmeasured. The
-    // first creates of a just-started server run on a cold JIT.
+    // Warm-up, as for every workload: trees of the same shape under other roots, unmeasured and
+    // dropped again (a catalog that lists namespaces by scanning them all would otherwise answer
+    // the later listings slower). The first creates of a just-started server run on a cold JIT.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(settings.warmupSeconds());
     for (int i = 0; System.nanoTime() < deadline; i++) {
       createTree(run + "w" + i, false);
@@ -154,7 +153,7 @@ final class Workloads {
 
   private synchronized String big() {
     if (bigTable == null) {
-      bigTable = bigTable();
+      bigTable = BigTable.register(target, namespaces.get(0), settings.bigSnapshots());
     }
     return bigTable;
   }
@@ -175,6 +174,7 @@ final class Workloads {
     long start = System.nanoTime();
     List<List<String>> level = new ArrayList<>();
     level.add(List.of(root));
+    List<List<List<String>>> levels = new ArrayList<>(List.of(level));
     createNamespace(stats, List.of(root));
     for (int d = 0; d < settings.depth(); d++) {
       List<List<String>> next = new ArrayList<>();
@@ -187,6 +187,7 @@ final class Workloads {
       }
       Load.parallel(next.size(), i -> createNamespace(stats, next.get(i)), settings.clients());
       level = next;
+      levels.add(next);
     }
     List<String> leaves = new ArrayList<>();
     for (List<String> ns : level) {
@@ -202,6 +203,9 @@ final class Workloads {
         },
         settings.clients());
     stats.elapsed(System.nanoTime() - start);
+    if (!keep) {
+      dropTree(levels, leaves);
+    }
     if (keep) {
       namespaces.addAll(leaves);
       for (String ns : leaves) {
@@ -214,6 +218,26 @@ final class Workloads {
           target.name, leaves.size(), tables.size());
     }
     return stats;
+  }
+
+  /** Drops a tree's tables, then its namespaces from the deepest level up. */
+  private void dropTree(List<List<List<String>>> levels, List<String> leaves) {
+    int perNamespace = settings.tablesPerNamespace();
+    Load.parallel(
+        leaves.size() * perNamespace,
+        i ->
+            status(
+                "DELETE",
+                "namespaces/" + leaves.get(i / perNamespace) + "/tables/t" + (i % perNamespace),
+                null),
+        settings.clients());
+    for (int d = levels.size() - 1; d >= 0; d--) {
+      List<List<String>> level = levels.get(d);
+      Load.parallel(
+          level.size(),
+          i -> status("DELETE", "namespaces/" + target.namespacePath(level.get(i)), null),
+          settings.clients());
+    }
   }
 
   private void createNamespace(Stats stats, List<String> levels) {
@@ -274,74 +298,6 @@ final class Workloads {
         "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"bench\":\""
             + counter.incrementAndGet()
             + "\"}}]}");
-  }
-
-  /**
-   * A table with {@code bigSnapshots} snapshots, registered from a metadata file this process
-   * writes next to a table the catalog created (both catalogs run on this machine, on file://).
-   */
-  private String bigTable() {
-    String ns = namespaces.get(0);
-    RestTarget.Response seed =
-        target.call(
-            "POST",
-            "namespaces/" + ns + "/tables",
-            "{\"name\":\"big_seed\",\"schema\":" + SCHEMA + "}");
-    if (seed.status() != 200) {
-      throw new IllegalStateException("create big_seed: " + seed.status() + " " + seed.body());
-    }
-    JsonNode metadata = seed.json().path("metadata");
-    String location = metadata.path("location").asText();
-    target.call("DELETE", "namespaces/" + ns + "/tables/big_seed", null);
-    ObjectNode big = metadata.deepCopy();
-    ArrayNode snapshots = big.putArray("snapshots");
-    ArrayNode log = big.putArray("snapshot-log");
-    long now = System.currentTimeMillis() - settings.bigSnapshots() * 1000L;
-    for (int i = 1; i <= settings.bigSnapshots(); i++) {
-      ObjectNode snapshot = snapshots.addObject();
-      snapshot.put("sequence-number", i);
-      snapshot.put("snapshot-id", i);
-      if (i > 1) {
-        snapshot.put("parent-snapshot-id", i - 1);
-      }
-      snapshot.put("timestamp-ms", now + i * 1000L);
-      ObjectNode summary = snapshot.putObject("summary");
-      summary.put("operation", "append");
-      summary.put("added-data-files", "1");
-      summary.put("added-records", "10");
-      summary.put("total-records", String.valueOf(10L * i));
-      snapshot.put("manifest-list", location + "/metadata/snap-" + i + "-manifest-list.avro");
-      snapshot.put("schema-id", 0);
-      ObjectNode entry = log.addObject();
-      entry.put("timestamp-ms", now + i * 1000L);
-      entry.put("snapshot-id", i);
-    }
-    big.put("current-snapshot-id", settings.bigSnapshots());
-    big.put("last-sequence-number", settings.bigSnapshots());
-    big.put("last-updated-ms", now + settings.bigSnapshots() * 1000L);
-    ObjectNode refs = big.putObject("refs");
-    refs.putObject("main").put("snapshot-id", settings.bigSnapshots()).put("type", "branch");
-    String file = location + "/metadata/00001-big.metadata.json";
-    try {
-      Path path = Path.of(java.net.URI.create(file.startsWith("file:/") ? file : "file:" + file));
-      Files.createDirectories(path.getParent());
-      Files.writeString(path, big.toString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    RestTarget.Response registered =
-        target.call(
-            "POST",
-            "namespaces/" + ns + "/register",
-            "{\"name\":\"big\",\"metadata-location\":\"" + file + "\"}");
-    if (registered.status() != 200) {
-      throw new IllegalStateException(
-          "register big: " + registered.status() + " " + registered.body());
-    }
-    System.err.printf(
-        "  %s: registered a table with %d snapshots (%d bytes of metadata)%n",
-        target.name, settings.bigSnapshots(), big.toString().length());
-    return "namespaces/" + ns + "/tables/big";
   }
 
   /** One namespace holding {@code manyTables} tables, created by 8 clients. */

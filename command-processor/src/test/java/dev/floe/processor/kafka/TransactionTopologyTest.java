@@ -30,13 +30,7 @@ class TransactionTopologyTest extends TopologyTestSupport {
     givenNamespace();
     CommandReply orders = givenTable(createOrders());
     CommandReply customers = givenTable(create(CUSTOMERS));
-    CommitTransactionCommand transaction =
-        new CommitTransactionCommand(
-            header(),
-            WAREHOUSE,
-            List.of(
-                setBatch(ORDERS, uuidOf(orders), "1"),
-                setBatch(CUSTOMERS, uuidOf(customers), "1")));
+    CommitTransactionCommand transaction = batchOnBoth(uuidOf(orders), uuidOf(customers));
 
     driver.send(transaction);
 
@@ -70,12 +64,7 @@ class TransactionTopologyTest extends TopologyTestSupport {
     CommandReply orders = givenTable(createOrders());
     CommandReply customers = givenTable(create(CUSTOMERS));
     CommitTransactionCommand transaction =
-        new CommitTransactionCommand(
-            header(),
-            WAREHOUSE,
-            List.of(
-                setBatch(ORDERS, uuidOf(orders), "1"),
-                setBatch(CUSTOMERS, "00000000-0000-0000-0000-000000000000", "1")));
+        batchOnBoth(uuidOf(orders), "00000000-0000-0000-0000-000000000000");
 
     driver.send(transaction);
 
@@ -152,5 +141,13 @@ class TransactionTopologyTest extends TopologyTestSupport {
         .containsEntry("batch", "1")
         .containsEntry("after", "yes");
     assertThat(driver.prepared(ORDERS)).isFalse();
+  }
+
+  /** One transaction setting {@code batch=1} on both tables, each required to have its uuid. */
+  private CommitTransactionCommand batchOnBoth(String ordersUuid, String customersUuid) {
+    return new CommitTransactionCommand(
+        header(),
+        WAREHOUSE,
+        List.of(setBatch(ORDERS, ordersUuid, "1"), setBatch(CUSTOMERS, customersUuid, "1")));
   }
 }
