@@ -23,6 +23,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.utils.Utils;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
@@ -37,7 +38,7 @@ class CoordinatorLoadingIT {
   private static final Logger LOG = LoggerFactory.getLogger(CoordinatorLoadingIT.class);
   private static final int PARTITIONS = 256;
   private static final int METADATA_BYTES = 400;
-  private static final int RESTARTS = 5;
+  private static final int RESTARTS = 8;
 
   @TempDir Path root;
 
@@ -55,8 +56,9 @@ class CoordinatorLoadingIT {
       fillOffsetsPartitionOf(group, broker.bootstrapServers(), 256L << 20);
       // SIGKILL: the broker recovers its log and then reloads the group coordinator from it. The
       // broker may answer only once the load is over: restart until a restart is caught with its
-      // coordinator still loading. With 96 MB the load took 0.3-0.7 s on a faster machine and one
-      // restart in three was caught; 256 MB keeps it loading for longer.
+      // coordinator still loading. On a fast machine one restart in two or three is (seen with 96
+      // and with 256 MB), so eight make a miss of all of them rare; if it happens, the test is
+      // aborted (reported as skipped, with the reason): the case it checks did not occur.
       int notReady = 0;
       for (int restart = 1; restart <= RESTARTS && notReady == 0; restart++) {
         broker.kill();
@@ -71,9 +73,11 @@ class CoordinatorLoadingIT {
             notReady,
             (System.nanoTime() - waited) / 1_000_000);
       }
-      assertThat(notReady)
-          .as("the group coordinator was still loading after one of %d restarts", RESTARTS)
-          .isPositive();
+      Assumptions.assumeTrue(
+          notReady > 0,
+          "The group coordinator finished loading before the broker answered in all "
+              + RESTARTS
+              + " restarts, so a start against a loading coordinator was not exercised");
 
       broker.kill();
       broker.start();
