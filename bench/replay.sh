@@ -11,7 +11,8 @@
 # the log), FLOE_PORT (18581), REPLAY_CP (classpath of the build whose replay is timed, default this
 # checkout's; the server is always this checkout's), JVM_OPTS (-Xms1g -Xmx2g, for both),
 # REPLAY_JVM_OPTS (-XX:TieredStopAtLevel=1, added for the replay, as bin/floe does; set it to a
-# space to time the JVM's default compilers).
+# space to time the JVM's default compilers). Unlike bin/floe it maps no class-data archive, so
+# two builds compare on the same footing; add -XX:SharedArchiveFile=... to time one with it.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tables="${1:-1000}"

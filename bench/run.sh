@@ -54,25 +54,30 @@ echo "Replaying Floe's event log (4 runs)..." >&2
 # As `bin/floe replay` runs it: the first run after a build writes its class-data archive, the later
 # ones map it; the report gives every run and the median.
 replays=()
+rates=()
 rm -f "$root/catalog-api/target/cds/replay.jsa" "$work/replay.log"
 for _ in 1 2 3 4; do
-  # shellcheck disable=SC2086
   # --data-dir: the embedded broker's port and the admin token (for the comparison) are there.
   line="$(FLOE_JAVA_OPTS="$jvm" "$root/bin/floe" replay --data-dir "$work/floe" \
-    --url "http://localhost:$floe_port" --out "$work/replay-out" 2>>"$work/replay.log" | grep -E '^Replayed|differ' | paste -sd ';' - || true)"
+    --url "http://localhost:$floe_port" --out "$work/replay-out" 2>>"$work/replay.log" \
+    | grep -E '^Replayed|differ' | paste -sd ';' - || true)"
   rm -rf "$work/replay-out"
   echo "$line" >&2
   replays+=("$line")
+  rates+=("$(sed -nE 's/.*\(([0-9]+) events\/s.*/\1/p' <<< "$line")")
 done
-replay="$(printf '%s\n' "${replays[@]}" | awk '
-  { rate = $0; sub(/.*\(/, "", rate); sub(/ events\/s.*/, "", rate); line[NR] = $0; r[NR] = rate + 0 }
-  END {
-    if (NR < 4 || r[2] == 0) { print "not measured"; exit }
-    n = 0; for (i = 2; i <= NR; i++) s[++n] = r[i]
-    for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (s[j] < s[i]) { t = s[i]; s[i] = s[j]; s[j] = t }
-    printf "median of the runs with the archive %d events/s; ", s[int((n + 1) / 2)]
-    for (i = 1; i <= NR; i++) printf "run %d%s: %s%s", i, i == 1 ? " (writes the class-data archive)" : "", line[i], i < NR ? "; " : ""
-  }')"
+# The median of runs 2-4, which map the archive run 1 wrote.
+median="$(printf '%s\n' "${rates[@]:1}" | grep . | sort -n | sed -n 2p || true)"
+if [ -z "$median" ]; then
+  replay="not measured (see $work/replay.log)"
+else
+  replay="median of the runs with the archive $median events/s"
+  for i in 0 1 2 3; do
+    what=""
+    if [ "$i" = 0 ]; then what=" (writes the class-data archive)"; fi
+    replay+="; run $((i + 1))$what: ${replays[$i]}"
+  done
+fi
 
 load_after="$(cat /proc/loadavg)"
 stop

@@ -69,6 +69,24 @@ public final class TableState {
     return state;
   }
 
+  /**
+   * A pointer whose document is read through {@code documents} when it is first asked for, as for a
+   * state read from the store.
+   */
+  public static TableState pointer(
+      String tableUuid,
+      String metadataLocation,
+      int version,
+      long sequence,
+      MetadataDocuments documents) {
+    return new TableState(
+        tableUuid,
+        metadataLocation,
+        version,
+        sequence,
+        Objects.requireNonNull(documents, "documents"));
+  }
+
   private TableState(
       String tableUuid,
       String metadataLocation,
@@ -163,7 +181,6 @@ public final class TableState {
    * (inline in values of the first format).
    */
   public static TableState fromBytes(byte[] bytes, MetadataDocuments documents) {
-    Objects.requireNonNull(documents, "documents");
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte format = format(in);
       String uuid = in.readUTF();
@@ -171,7 +188,7 @@ public final class TableState {
       int version = in.readInt();
       long sequence = in.readLong();
       if (format == POINTER) {
-        return new TableState(uuid, location, version, sequence, documents);
+        return pointer(uuid, location, version, sequence, documents);
       }
       byte[] json = new byte[in.readInt()];
       in.readFully(json);

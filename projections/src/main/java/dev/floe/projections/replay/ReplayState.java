@@ -93,9 +93,12 @@ public final class ReplayState {
       return sequence;
     }
 
-    /** The state the live store would hold; serialises the metadata document on first use. */
+    /**
+     * The state the live store would hold: a pointer, whose document is serialised only when it is
+     * asked for (a digest, an as-of read), not to write the pointer to a store.
+     */
     public TableState state() {
-      return new TableState(uuid, metadataLocation, json(), version, sequence);
+      return TableState.pointer(uuid, metadataLocation, version, sequence, location -> json());
     }
 
     /** A table's parsed metadata (its {@code metadataFileLocation} is not set). */
