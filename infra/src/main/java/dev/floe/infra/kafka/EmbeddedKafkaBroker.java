@@ -33,6 +33,19 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private final Path logDir;
   private final int port;
   private final int controllerPort;
+
+  /**
+   * How long the broker waits before it retries adding a partition to a transaction whose previous
+   * transaction is still writing its commit markers (Kafka's default: 20 ms). The processor starts
+   * its next transaction as soon as the last one is committed, so under load nearly every
+   * transaction met the previous one's markers and waited 20 ms, doubling the time of concurrent
+   * commits (docs/benchmarks.md); the markers take about a millisecond here.
+   */
+  public static final String ADD_PARTITIONS_BACKOFF = "add.partitions.to.txn.retry.backoff.ms";
+
+  /** Floe's value of {@link #ADD_PARTITIONS_BACKOFF}. */
+  public static final int ADD_PARTITIONS_BACKOFF_MS = 1;
+
   private final Map<String, String> overrides;
   private KafkaRaftServer server;
 
@@ -136,6 +149,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("broker.heartbeat.interval.ms", "1000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
+    props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));
     props.putAll(overrides);
     return props;
   }
