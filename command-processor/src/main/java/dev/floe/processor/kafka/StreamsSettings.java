@@ -50,7 +50,11 @@ public final class StreamsSettings {
     props.put(StreamsConfig.NUM_STANDBY_REPLICAS_CONFIG, config.standbyReplicas());
     props.put(StreamsConfig.REPLICATION_FACTOR_CONFIG, (int) config.replicationFactor());
     props.put(StreamsConfig.APPLICATION_SERVER_CONFIG, applicationServer);
-    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 0);
+    // Under exactly-once nothing a task sends is readable before its transaction commits, and
+    // the commit flushes the producer at once; so hold records until then and send each
+    // transaction's records in one produce request instead of one request per record as it is
+    // forwarded (fewer broker requests: +8-13 % commits/s at 4 clients, docs/benchmarks.md).
+    props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 50);
     // A table's state, reply and events carry its whole metadata document (RecordLimits).
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
