@@ -6,17 +6,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 
 /**
- * One Iceberg REST catalog under test, spoken to over plain HTTP as any engine would: the prefix
- * and the namespace separator ({@code %1F} unless {@code namespace-separator} overrides it) come
- * from {@code /v1/config}.
+ * One Iceberg REST catalog under test, spoken to over plain HTTP/1.1 ({@link Http1}) as any engine
+ * would: the prefix and the namespace separator ({@code %1F} unless {@code namespace-separator}
+ * overrides it) come from {@code /v1/config}.
  */
 final class RestTarget {
   static final ObjectMapper JSON = new ObjectMapper();
@@ -25,7 +21,7 @@ final class RestTarget {
   final String uri;
   final String warehouse;
   private final String base;
-  private final HttpClient http;
+  private final Http1 http;
   final String separator;
 
   /** The bearer token sent with every request, or null. */
@@ -36,11 +32,7 @@ final class RestTarget {
     this.token = token;
     this.uri = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     this.warehouse = warehouse;
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(10))
-            .build();
+    this.http = new Http1();
     String query = warehouse == null ? "" : "?warehouse=" + encode(warehouse);
     Response config = send("GET", this.uri + "/v1/config" + query, null);
     if (config.status() != 200) {
@@ -76,28 +68,11 @@ final class RestTarget {
   }
 
   Response send(String method, String url, String body) {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-    }
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    request.method(
-        method,
-        body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
     try {
-      HttpResponse<String> response =
-          http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-      return new Response(response.statusCode(), response.body());
+      Http1.Response response = http.send(method, URI.create(url), body, token);
+      return new Response(response.status(), response.body());
     } catch (IOException e) {
       return new Response(-1, e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return new Response(-1, "interrupted");
     }
   }
 
