@@ -34,6 +34,16 @@ public interface CatalogQueries {
   }
 
   /**
+   * {@link #tableMetadataLocation} when it can be answered at once from this instance, or {@code
+   * null} when answering would wait (a multi-table transaction holds the table) or needs more than
+   * a local store read (a replay, another instance): then call {@link #tableMetadataLocation} off
+   * the event loop, which waits or tells where to ask. Never blocks.
+   */
+  default Optional<String> tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
+    return null;
+  }
+
+  /**
    * The location the directory holds for a table: the one checked against every other table's when
    * the table was created, registered or renamed. Empty when unknown.
    */

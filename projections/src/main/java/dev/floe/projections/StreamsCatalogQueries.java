@@ -109,6 +109,22 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     return value == null ? Optional.empty() : Optional.of(TableState.metadataLocationOf(value));
   }
 
+  @Override
+  public Optional<String> tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
+    String key = Keys.table(warehouse, identifier);
+    ReadOnlyKeyValueStore<String, byte[]> tables;
+    try {
+      tables = store(StoreNames.TABLES, key);
+    } catch (NotLocalException | StoreUnavailableException elsewhere) {
+      return null;
+    }
+    if (tables.get(Keys.prepared(key)) != null) {
+      return null;
+    }
+    byte[] value = tables.get(key);
+    return value == null ? Optional.empty() : Optional.of(TableState.metadataLocationOf(value));
+  }
+
   private byte[] tableBytes(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);
     ReadOnlyKeyValueStore<String, byte[]> tables = store(StoreNames.TABLES, key);

@@ -34,6 +34,7 @@ class TableSurfaceIT {
   @TempDir static Path dataDir;
   private static FloeProcess floe;
   private static RESTCatalog catalog;
+  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() {
@@ -146,6 +147,56 @@ class TableSurfaceIT {
       }
     }
     assertThat(reborn.location()).isEqualTo(doomed.location());
+  }
+
+  /**
+   * Repeated loads of a table on a local warehouse are answered on the event loop from the cached
+   * body; they must answer exactly what the full load answered, follow commits, honour {@code
+   * If-None-Match}, and still answer 404 once the metadata file is gone.
+   */
+  @Test
+  void repeatedLoadsAnswerLikeTheFirstAndFollowTheTable() throws Exception {
+    Table table =
+        catalog.createTable(
+            TableIdentifier.of(NS, "cached"), SCHEMA, PartitionSpec.unpartitioned(), Map.of());
+    String path = "/v1/default/namespaces/loc/tables/cached";
+    for (String mode : new String[] {"", "?snapshots=refs"}) {
+      java.net.http.HttpResponse<String> first = get(path + mode, null);
+      assertThat(first.statusCode()).isEqualTo(200);
+      String etag = first.headers().firstValue("ETag").orElseThrow();
+      for (int i = 0; i < 3; i++) {
+        java.net.http.HttpResponse<String> again = get(path + mode, null);
+        assertThat(again.statusCode()).isEqualTo(200);
+        assertThat(again.body()).isEqualTo(first.body());
+        assertThat(again.headers().firstValue("ETag")).contains(etag);
+      }
+      assertThat(get(path + mode, etag).statusCode()).isEqualTo(304);
+    }
+    java.net.http.HttpResponse<String> before = get(path, null);
+    table.updateProperties().set("cached", "no").commit();
+    java.net.http.HttpResponse<String> after = get(path, before.headers().firstValue("ETag").get());
+    assertThat(after.statusCode()).as("a commit changes the answer").isEqualTo(200);
+    assertThat(after.body()).contains("\"cached\":\"no\"").isNotEqualTo(before.body());
+    assertThat(get(path, null).body()).isEqualTo(after.body());
+
+    String metadata =
+        ((org.apache.iceberg.HasTableOperations)
+                catalog.loadTable(TableIdentifier.of(NS, "cached")))
+            .operations()
+            .current()
+            .metadataFileLocation();
+    Files.delete(Paths.get(URI.create(metadata)));
+    assertThat(get(path, null).statusCode()).as("the file is gone").isEqualTo(404);
+    assertThat(get(path + "?snapshots=refs", null).statusCode()).isEqualTo(404);
+  }
+
+  private static java.net.http.HttpResponse<String> get(String path, String ifNoneMatch)
+      throws Exception {
+    var request = java.net.http.HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET();
+    if (ifNoneMatch != null) {
+      request.header("If-None-Match", ifNoneMatch);
+    }
+    return HTTP.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
   }
 
   @org.junit.jupiter.params.ParameterizedTest

@@ -127,6 +127,11 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
     prefixes.deletePrefix(location);
   }
 
+  /** Whether the location is on a local file system, where checking or reading it is a syscall. */
+  public boolean isLocal(String location) {
+    return io(location) == local;
+  }
+
   public boolean exists(String location) {
     return io(location).newInputFile(location).exists();
   }
