@@ -27,14 +27,12 @@ final class Http1 {
   private final ThreadLocal<Map<String, Connection>> connections =
       ThreadLocal.withInitial(HashMap::new);
 
-  record Response(int status, String body) {}
-
   /**
    * Sends one request and reads its whole response. A connection the server closed while it was
    * idle is opened again and the request sent once more, but only when nothing of the response had
    * arrived: the server never read that request.
    */
-  Response send(String method, URI uri, String body, String token) throws IOException {
+  RestTarget.Response send(String method, URI uri, String body, String token) throws IOException {
     String authority = uri.getHost() + ":" + port(uri);
     Map<String, Connection> mine = connections.get();
     Connection connection = mine.get(authority);
@@ -56,7 +54,7 @@ final class Http1 {
     }
   }
 
-  private static Response exchange(
+  private static RestTarget.Response exchange(
       Map<String, Connection> mine,
       String authority,
       Connection connection,
@@ -64,7 +62,7 @@ final class Http1 {
       byte[] request)
       throws IOException {
     try {
-      Response response = connection.exchange(method, request);
+      RestTarget.Response response = connection.exchange(method, request);
       if (!connection.open) {
         mine.remove(authority);
       }
@@ -129,7 +127,7 @@ final class Http1 {
       out = socket.getOutputStream();
     }
 
-    Response exchange(String method, byte[] request) throws IOException {
+    RestTarget.Response exchange(String method, byte[] request) throws IOException {
       try {
         out.write(request);
         out.flush();
@@ -180,7 +178,7 @@ final class Http1 {
       if (close) {
         close();
       }
-      return new Response(status, new String(content, StandardCharsets.UTF_8));
+      return new RestTarget.Response(status, new String(content, StandardCharsets.UTF_8));
     }
 
     private byte[] chunks() throws IOException {

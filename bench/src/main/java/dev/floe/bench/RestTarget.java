@@ -69,8 +69,7 @@ final class RestTarget {
 
   Response send(String method, String url, String body) {
     try {
-      Http1.Response response = http.send(method, URI.create(url), body, token);
-      return new Response(response.status(), response.body());
+      return http.send(method, URI.create(url), body, token);
     } catch (IOException e) {
       return new Response(-1, e.toString());
     }

@@ -79,20 +79,20 @@ class Http1Test {
   @Test
   void readsFixedLengthAndChunkedBodiesOnOneKeptAliveConnection() throws IOException {
     Http1 http = new Http1();
-    Http1.Response fixed =
+    RestTarget.Response fixed =
         http.send("POST", base.resolve("/v1/ns%1Fa/tables?x=1"), "{\"a\":\"é\"}", "tok");
     assertThat(fixed.status()).isEqualTo(200);
     assertThat(fixed.body()).isEqualTo("POST /v1/ns%1Fa/tables?x=1 {\"a\":\"é\"} Bearer tok");
 
-    Http1.Response chunked = http.send("GET", base.resolve("/chunked"), null, null);
+    RestTarget.Response chunked = http.send("GET", base.resolve("/chunked"), null, null);
     assertThat(chunked.status()).isEqualTo(200);
     assertThat(chunked.body()).isEqualTo("GET /chunked  null");
 
-    Http1.Response head = http.send("HEAD", base.resolve("/anything"), null, null);
+    RestTarget.Response head = http.send("HEAD", base.resolve("/anything"), null, null);
     assertThat(head.status()).isEqualTo(200);
     assertThat(head.body()).isEmpty();
 
-    Http1.Response empty = http.send("DELETE", base.resolve("/empty"), null, null);
+    RestTarget.Response empty = http.send("DELETE", base.resolve("/empty"), null, null);
     assertThat(empty.status()).isEqualTo(204);
     assertThat(empty.body()).isEmpty();
 
@@ -103,11 +103,11 @@ class Http1Test {
   @Test
   void opensANewConnectionAfterTheServerClosedOne() throws IOException {
     Http1 http = new Http1();
-    Http1.Response closing = http.send("POST", base.resolve("/close"), "{}", null);
+    RestTarget.Response closing = http.send("POST", base.resolve("/close"), "{}", null);
     assertThat(closing.status()).isEqualTo(409);
     assertThat(closing.body()).isEqualTo("POST /close {} null");
 
-    Http1.Response next = http.send("GET", base.resolve("/after"), null, null);
+    RestTarget.Response next = http.send("GET", base.resolve("/after"), null, null);
     assertThat(next.status()).isEqualTo(200);
     assertThat(next.body()).isEqualTo("GET /after  null");
     assertThat(connectionsSeen).hasSize(2);

@@ -34,12 +34,12 @@ public interface CatalogQueries {
   }
 
   /**
-   * {@link #tableMetadataLocation} when it can be answered at once from this instance, or {@code
-   * null} when answering would wait (a multi-table transaction holds the table) or needs more than
-   * a local store read (a replay, another instance): then call {@link #tableMetadataLocation} off
-   * the event loop, which waits or tells where to ask. Never blocks.
+   * The table's metadata location if one local store read finds it; {@code null} when the table is
+   * absent, or answering would wait (a multi-table transaction holds it) or needs more (a replay,
+   * another instance): then call {@link #tableMetadataLocation} off the event loop, which waits,
+   * tells where to ask, or finds nothing. Never blocks.
    */
-  default Optional<String> tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
+  default String tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
     return null;
   }
 

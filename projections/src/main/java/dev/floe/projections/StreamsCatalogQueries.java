@@ -110,7 +110,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
-  public Optional<String> tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
+  public String tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);
     ReadOnlyKeyValueStore<String, byte[]> tables;
     try {
@@ -118,11 +118,8 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     } catch (NotLocalException | StoreUnavailableException elsewhere) {
       return null;
     }
-    if (tables.get(Keys.prepared(key)) != null) {
-      return null;
-    }
-    byte[] value = tables.get(key);
-    return value == null ? Optional.empty() : Optional.of(TableState.metadataLocationOf(value));
+    byte[] value = tables.get(Keys.prepared(key)) == null ? tables.get(key) : null;
+    return value == null ? null : TableState.metadataLocationOf(value);
   }
 
   private byte[] tableBytes(String warehouse, TableIdentifier identifier) {

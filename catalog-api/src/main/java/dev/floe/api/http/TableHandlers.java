@@ -12,7 +12,6 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
-import java.util.Optional;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -148,25 +147,24 @@ final class TableHandlers {
     if (request.warehouse().indexOf('@') >= 0) {
       return null;
     }
-    String location;
     try {
-      Optional<String> found = catalog.queries().tableMetadataLocationNow(warehouse, table);
-      if (found == null || found.isEmpty()) {
+      String location = catalog.queries().tableMetadataLocationNow(warehouse, table);
+      if (location == null || !catalog.metadataFiles().isLocal(location)) {
         return null;
       }
-      location = found.get();
-      if (!catalog.metadataFiles().isLocal(location) || !catalog.metadataFiles().exists(location)) {
+      // The cache first: on a miss the usual way checks the file, so it is checked once.
+      HttpResult cached = LoadTableResponses.cached(location, mode);
+      if (cached == null || !catalog.metadataFiles().exists(location)) {
         return null;
       }
+      String etag = LoadTableResponses.etag(location, mode);
+      return LoadTableResponses.matches(ifNoneMatch, etag)
+          ? new HttpResult(304, null, java.util.Map.of("ETag", etag))
+          : cached;
     } catch (RuntimeException e) {
       // A store that moved or closed meanwhile: the usual way answers with the right error.
       return null;
     }
-    String etag = LoadTableResponses.etag(location, mode);
-    if (LoadTableResponses.matches(ifNoneMatch, etag)) {
-      return new HttpResult(304, null, java.util.Map.of("ETag", etag));
-    }
-    return LoadTableResponses.cached(location, mode);
   }
 
   /**

@@ -28,8 +28,7 @@ class EmbeddedBrokerSettingsIT {
         Config config = admin.describeConfigs(List.of(node)).all().get().get(node);
         // Kafka's default is 20 ms, which every back-to-back transaction of the processor waited.
         assertThat(config.get(EmbeddedKafkaBroker.ADD_PARTITIONS_BACKOFF).value())
-            .isEqualTo(String.valueOf(EmbeddedKafkaBroker.ADD_PARTITIONS_BACKOFF_MS))
-            .isNotEqualTo("20");
+            .isEqualTo(String.valueOf(EmbeddedKafkaBroker.ADD_PARTITIONS_BACKOFF_MS));
       }
     }
   }
