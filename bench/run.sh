@@ -82,9 +82,29 @@ fi
 load_after="$(cat /proc/loadavg)"
 stop
 trap - EXIT
+
+# Floe's commit path with the catalog taken out (bench/src/main/java/dev/floe/bench/KafkaFloor.java):
+# its own embedded broker, after both catalogs have stopped; as long as the workloads above.
+duration=15
+warmup=20
+args=("$@")
+for ((i = 0; i + 1 < ${#args[@]}; i++)); do
+  case "${args[$i]}" in
+    --duration) duration="${args[$((i + 1))]}" ;;
+    --warmup) warmup="${args[$((i + 1))]}" ;;
+  esac
+done
+echo "Measuring Floe's commit path without the catalog (KafkaFloor)..." >&2
+rm -f "$work/kafka-floor.json"
+# shellcheck disable=SC2086
+java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.KafkaFloor \
+  --clients 1,4 --duration "$duration" --warmup "$warmup" --json "$work/kafka-floor.json" \
+  2>"$work/kafka-floor.log" >&2 || echo "KafkaFloor failed; see $work/kafka-floor.log" >&2
+floor=()
+if [ -f "$work/kafka-floor.json" ]; then floor=("$work/kafka-floor.json"); fi
 {
   java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
-    "$work/results.json"
+    "$work/results.json" "${floor[@]}"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
   printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=20` with group commit (the default), exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"

@@ -10,10 +10,20 @@ import java.util.Locale;
 final class Report {
   private Report() {}
 
-  /** Prints the Markdown of a run's JSON file ({@code floe bench --json}). */
+  /**
+   * Prints the Markdown of a run's JSON file ({@code floe bench --json}); a second file, {@link
+   * KafkaFloor}'s {@code --json}, adds its figures to the first catalog's column.
+   */
   public static void main(String[] args) throws java.io.IOException {
     JsonNode run =
         RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])));
+    if (args.length > 1) {
+      JsonNode floor =
+          RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
+      JsonNode results = run.path("results");
+      ((com.fasterxml.jackson.databind.node.ObjectNode) results.path(results.fieldNames().next()))
+          .setAll((com.fasterxml.jackson.databind.node.ObjectNode) floor);
+    }
     System.out.print(markdown(run, ""));
   }
 
@@ -96,12 +106,35 @@ final class Report {
         20,
         "×");
     atMost(md, "loadTable p99 at 4 clients ≤ 5 ms", value(f, "load-table", "p99"), 5, "ms");
+    bound(
+        md,
+        "bound: a server that does nothing, answering "
+            + floe
+            + "'s loadTable body to as many clients (`"
+            + Workloads.NOOP_SERVER
+            + "`)",
+        value(f, Workloads.NOOP_SERVER, "opsPerSecond"),
+        value(p, "load-table", "opsPerSecond"),
+        value(f, "load-table", "opsPerSecond"),
+        floe,
+        "load-table");
     atLeast(
         md,
         "commits across many tables at 4 clients ≥ 10× the peer's",
         ratioOf(f, p, "commit-many-tables"),
         10,
         "×");
+    bound(
+        md,
+        "bound: "
+            + floe
+            + "'s commit path with the catalog taken out, as many clients (`kafka-floor-commit-4`,"
+            + " bench/src/main/java/dev/floe/bench/KafkaFloor.java)",
+        value(f, "kafka-floor-commit-4", "opsPerSecond"),
+        value(p, "commit-many-tables", "opsPerSecond"),
+        value(f, "commit-many-tables", "opsPerSecond"),
+        floe,
+        "commit-many-tables");
     atMost(md, "one client's commit p50 ≤ 10 ms", value(f, "commit-1", "p50"), 10, "ms");
     atMost(md, "one client's commit p99 ≤ 30 ms", value(f, "commit-1", "p99"), 30, "ms");
     if (p != null && p.has("commit-1")) {
@@ -156,6 +189,35 @@ final class Report {
     return peer == 0
         ? Double.POSITIVE_INFINITY
         : f.path(workload).path("opsPerSecond").asDouble() / peer;
+  }
+
+  /**
+   * A row that is not a target: the most the machine or the design allows a workload, as a multiple
+   * of the peer's figure, and how much of it the catalog reaches (bench/notes.md).
+   */
+  private static void bound(
+      StringBuilder md,
+      String what,
+      double bound,
+      double peer,
+      double reached,
+      String floe,
+      String workload) {
+    if (Double.isNaN(bound) || Double.isNaN(peer) || peer <= 0) {
+      return;
+    }
+    md.append("| ")
+        .append(what)
+        .append(" | ")
+        .append(num(bound))
+        .append(" ops/s = ")
+        .append(num(bound / peer))
+        .append("× the peer's `")
+        .append(workload)
+        .append("`; ")
+        .append(floe)
+        .append(String.format(Locale.ROOT, " reaches %.0f %%", 100 * reached / bound))
+        .append(" of it | — |\n");
   }
 
   private static void atLeast(

@@ -67,6 +67,11 @@ final class RestTarget {
     return send(method, base + path, body);
   }
 
+  /** The address {@link #call} sends {@code path} to. */
+  URI uriOf(String path) {
+    return URI.create(base + path);
+  }
+
   Response send(String method, String url, String body) {
     try {
       return http.send(method, URI.create(url), body, token);

@@ -3,6 +3,10 @@ package dev.floe.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntSupplier;
 
 /**
  * The workloads, modelled on Apache Polaris's benchmark suite (namespace tree, reads, mixed
@@ -19,6 +24,12 @@ import java.util.concurrent.atomic.AtomicLong;
 final class Workloads {
   static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+
+  /**
+   * {@code load-table}'s request answered by a server that does nothing ({@link NoopServer}) with
+   * this catalog's answer: what the machine allows before the catalog does any work.
+   */
+  static final String NOOP_SERVER = "load-table-noop-server";
 
   private final RestTarget target;
   private final Settings settings;
@@ -60,6 +71,7 @@ final class Workloads {
                 "table-exists",
                 "load-table-1",
                 "load-table",
+                NOOP_SERVER,
                 "load-table-open-loop",
                 "mixed-90-10",
                 "commit-1",
@@ -96,10 +108,45 @@ final class Workloads {
    * for the first minute of commits and doubled their latency (docs/benchmarks.md).
    */
   Stats run(String name) {
+    if (name.equals(NOOP_SERVER)) {
+      return noopServer();
+    }
     if (settings.warmupSeconds() > 0) {
       measure(name, settings.warmupSeconds());
     }
     return measure(name, settings.durationSeconds());
+  }
+
+  /**
+   * The catalog's answer to one {@code load-table} request, served by a {@link NoopServer} in a JVM
+   * of its own to the same number of clients, warm-up included, while the catalog sits idle.
+   */
+  private Stats noopServer() {
+    String table = tables.get(0);
+    RestTarget.Response answer = target.call("GET", table, null);
+    if (answer.status() != 200) {
+      throw new IllegalStateException(
+          target.name + ": loading " + table + " answered " + answer.status());
+    }
+    try (NoopServer.Running server =
+        NoopServer.start(answer.body().getBytes(StandardCharsets.UTF_8))) {
+      URI uri = server.sameRequest(target.uriOf(table));
+      Http1 http = new Http1();
+      IntSupplier load =
+          () -> {
+            try {
+              return http.send("GET", uri, null, target.token).status();
+            } catch (IOException e) {
+              return -1;
+            }
+          };
+      if (settings.warmupSeconds() > 0) {
+        Load.closedLoop(settings.warmupSeconds(), settings.clients(), load);
+      }
+      return Load.closedLoop(settings.durationSeconds(), settings.clients(), load);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private Stats measure(String name, int seconds) {

@@ -31,7 +31,7 @@ public final class GroupCommit {
    * Whether a record is the last one its partition's most recent poll returned. True for a
    * partition no poll has been seen for (a commit is then requested, as without group commit).
    */
-  boolean isLastPolled(String topic, int partition, long offset) {
+  public boolean isLastPolled(String topic, int partition, long offset) {
     Long last = lastPolled.get(new TopicPartition(topic, partition));
     return last == null || offset >= last;
   }
