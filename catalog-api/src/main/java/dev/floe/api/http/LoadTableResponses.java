@@ -64,14 +64,15 @@ final class LoadTableResponses {
   }
 
   /**
-   * Response bodies by metadata location and mode. A metadata file never changes once written (its
-   * name is unique), so neither does its body: a hot table, or one with many snapshots, is not
-   * re-filtered and re-copied on every load. Bounded by bytes.
+   * Answers (body and ETag) by metadata location and mode. A metadata file never changes once
+   * written (its name is unique), so neither does its answer: a hot table, or one with many
+   * snapshots, is not re-filtered and re-copied, nor its tag hashed again, on every load. Bounded
+   * by bytes.
    */
-  private static final com.github.benmanes.caffeine.cache.Cache<String, byte[]> BODIES =
+  private static final com.github.benmanes.caffeine.cache.Cache<String, HttpResult> ANSWERS =
       com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
           .maximumWeight(128L * 1024 * 1024)
-          .<String, byte[]>weigher((key, body) -> body.length + key.length())
+          .<String, HttpResult>weigher((key, answer) -> answer.body().length + key.length())
           // Maintenance on the caller: handing it to the common pool cost a thread wake-up per
           // write on the commit path (docs/benchmarks.md).
           .executor(Runnable::run)
@@ -79,10 +80,7 @@ final class LoadTableResponses {
 
   /** The answer for a metadata file already served in this mode, or null. */
   static HttpResult cached(String metadataLocation, SnapshotMode mode) {
-    byte[] body = BODIES.getIfPresent(mode + " " + metadataLocation);
-    return body == null
-        ? null
-        : new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
+    return ANSWERS.getIfPresent(mode + " " + metadataLocation);
   }
 
   /**
@@ -94,11 +92,13 @@ final class LoadTableResponses {
     if (metadataLocation == null) {
       return new HttpResult(200, render(null, metadataJson, mode, config, null), Map.of());
     }
-    byte[] body =
-        BODIES.get(
-            mode + " " + metadataLocation,
-            key -> render(metadataLocation, metadataJson, mode, config, null));
-    return new HttpResult(200, body, Map.of("ETag", etag(metadataLocation, mode)));
+    return ANSWERS.get(
+        mode + " " + metadataLocation,
+        key ->
+            new HttpResult(
+                200,
+                render(metadataLocation, metadataJson, mode, config, null),
+                Map.of("ETag", etag(metadataLocation, mode))));
   }
 
   /**

@@ -157,9 +157,9 @@ final class TableHandlers {
       if (cached == null || !catalog.metadataFiles().exists(location)) {
         return null;
       }
-      String etag = LoadTableResponses.etag(location, mode);
+      String etag = cached.headers().get("ETag");
       return LoadTableResponses.matches(ifNoneMatch, etag)
-          ? new HttpResult(304, null, java.util.Map.of("ETag", etag))
+          ? new HttpResult(304, null, cached.headers())
           : cached;
     } catch (RuntimeException e) {
       // A store that moved or closed meanwhile: the usual way answers with the right error.
