@@ -40,13 +40,13 @@ import org.apache.kafka.streams.state.Stores;
  * What Floe's commit path costs with the catalog taken out of it: the same embedded broker, the
  * same exactly-once Kafka Streams settings and group commit, the same {@link CommandGateway}
  * (produce the command, read the reply {@code read_committed}), and a processor that decides
- * nothing and writes no metadata file: per command it puts one state value, forwards one event and
- * one reply, as a table commit does. Closed-loop clients commit to many tables, as {@code
- * commit-many-tables} does; the figure is the most Floe's design allows on this machine
- * (docs/benchmarks.md).
+ * nothing and writes no metadata file: per command it puts one state value ({@code --bytes}, a
+ * table's pointer), forwards the command as its event and a reply without a document, as a table
+ * commit does. Closed-loop clients commit to many tables, as {@code commit-many-tables} does; the
+ * figure is the most Floe's design allows on this machine (docs/benchmarks.md).
  *
  * <pre>
- * KafkaFloor [--clients 1,4] [--duration 10] [--warmup 20] [--tables 1000] [--bytes 2000]
+ * KafkaFloor [--clients 1,4] [--duration 10] [--warmup 20] [--tables 1000] [--bytes 300]
  *            [--json out.json]
  * </pre>
  *
@@ -71,7 +71,7 @@ public final class KafkaFloor {
     int duration = Integer.parseInt(options.getOrDefault("duration", "10"));
     int warmup = Integer.parseInt(options.getOrDefault("warmup", "20"));
     int tables = Integer.parseInt(options.getOrDefault("tables", "1000"));
-    String payload = "x".repeat(Integer.parseInt(options.getOrDefault("bytes", "2000")));
+    String payload = "x".repeat(Integer.parseInt(options.getOrDefault("bytes", "300")));
 
     Map<String, Object> results = new LinkedHashMap<>();
     Path dir = Files.createTempDirectory("floe-kafka-floor");
@@ -205,12 +205,20 @@ public final class KafkaFloor {
     @Override
     public void process(Record<String, byte[]> record) {
       CommitTableCommand command = FloeJson.fromBytes(record.value(), CommitTableCommand.class);
-      byte[] state = FloeJson.toBytes(Map.of("metadata", payload));
+      // A committed table's state is a pointer to its metadata file, a few hundred bytes.
+      byte[] state = FloeJson.toBytes(Map.of("pointer", payload));
       store.put(record.key(), state);
       context.forward(record.withValue(FloeJson.toBytes(command)), "events");
       CommandReply reply =
           new CommandReply(
-              command.header().commandId(), null, "file:/floor", payload, null, null, null, null);
+              command.header().commandId(),
+              null,
+              "file:/floor/" + payload,
+              null,
+              null,
+              null,
+              null,
+              null);
       context.forward(
           record.withKey(command.header().replyTo()).withValue(FloeJson.toBytes(reply)), "replies");
       var metadata = context.recordMetadata();
