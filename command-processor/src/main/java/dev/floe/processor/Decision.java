@@ -6,6 +6,7 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.step.TableStep;
 import java.util.List;
+import org.apache.iceberg.TableMetadata;
 
 /**
  * What a decider returns: the events that happened, the steps to send on, the reply (or none, when
@@ -15,6 +16,8 @@ import java.util.List;
  * @param tableRemoved true when the table's state must be deleted
  * @param writeMetadata true when {@code tableState}'s metadata document must be written to its
  *     location first (false for a registered or moved table, whose file already exists)
+ * @param metadata {@code tableState}'s document as the decider built it, located at its metadata
+ *     location and with no pending changes, so equal to a parse of that document; or null
  */
 public record Decision(
     List<CatalogEvent> events,
@@ -22,16 +25,34 @@ public record Decision(
     CommandReply reply,
     TableState tableState,
     boolean tableRemoved,
-    boolean writeMetadata) {
+    boolean writeMetadata,
+    TableMetadata metadata) {
 
   public Decision {
     events = List.copyOf(events);
     steps = List.copyOf(steps);
   }
 
+  /** A decision that carries no parsed metadata. */
+  public Decision(
+      List<CatalogEvent> events,
+      List<TableStep> steps,
+      CommandReply reply,
+      TableState tableState,
+      boolean tableRemoved,
+      boolean writeMetadata) {
+    this(events, steps, reply, tableState, tableRemoved, writeMetadata, null);
+  }
+
   /** A table's new state whose metadata file must be written. */
   public static Decision table(List<CatalogEvent> events, CommandReply reply, TableState state) {
     return new Decision(events, List.of(), reply, state, false, true);
+  }
+
+  /** A table's new state whose metadata file must be written, with that metadata parsed. */
+  public static Decision table(
+      List<CatalogEvent> events, CommandReply reply, TableState state, TableMetadata metadata) {
+    return new Decision(events, List.of(), reply, state, false, true, metadata);
   }
 
   public static Decision rejected(String commandId, Rejection rejection) {

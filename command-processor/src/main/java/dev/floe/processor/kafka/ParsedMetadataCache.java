@@ -8,8 +8,9 @@ import org.apache.iceberg.TableMetadataParser;
 
 /**
  * Parsed metadata of recently committed tables, so a hot table is not re-parsed from JSON on every
- * commit. An entry is used only when its metadata location equals the stored state's: after an
- * aborted transaction the store is restored and the entry simply misses.
+ * commit: a commit leaves the metadata it built here ({@link #put}), and the table's next commit
+ * starts from it. An entry is used only when its metadata location equals the stored state's: after
+ * an aborted transaction the store is restored and the entry simply misses.
  */
 final class ParsedMetadataCache {
   private final Map<String, TableMetadata> entries;
@@ -33,6 +34,11 @@ final class ParsedMetadataCache {
         TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
     entries.put(key, metadata);
     return metadata;
+  }
+
+  /** The metadata a commit built, located at the metadata location the store now holds. */
+  void put(String key, TableMetadata metadata) {
+    entries.put(key, metadata);
   }
 
   void invalidate(String key) {

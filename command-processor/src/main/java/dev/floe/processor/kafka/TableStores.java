@@ -52,6 +52,8 @@ final class TableStores {
     write(tables, key, decision);
     if (decision.tableRemoved()) {
       parsed.invalidate(key);
+    } else if (decision.metadata() != null && decision.tableState() != null) {
+      parsed.put(key, decision.metadata());
     }
   }
 
