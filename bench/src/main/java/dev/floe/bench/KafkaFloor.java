@@ -221,12 +221,7 @@ public final class KafkaFloor {
               null);
       context.forward(
           record.withKey(command.header().replyTo()).withValue(FloeJson.toBytes(reply)), "replies");
-      var metadata = context.recordMetadata();
-      if (metadata.isEmpty()
-          || groupCommit.isLastPolled(
-              metadata.get().topic(), metadata.get().partition(), metadata.get().offset())) {
-        context.commit();
-      }
+      groupCommit.commitIfLastPolled(context);
     }
   }
 }

@@ -107,11 +107,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     var metadata = context.recordMetadata();
     process(record, metadata.map(m -> stepsTopic.equals(m.topic())).orElse(false));
     // Commit once nothing more of this partition is waiting (GroupCommit).
-    if (metadata.isEmpty()
-        || groupCommit.isLastPolled(
-            metadata.get().topic(), metadata.get().partition(), metadata.get().offset())) {
-      context.commit();
-    }
+    groupCommit.commitIfLastPolled(context);
   }
 
   private void process(Record<String, byte[]> record, boolean isStep) {

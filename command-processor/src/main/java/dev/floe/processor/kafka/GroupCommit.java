@@ -6,6 +6,7 @@ import org.apache.kafka.clients.consumer.ConsumerInterceptor;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
  * Group commit: one Kafka transaction for every record of a poll, committed as soon as the last of
@@ -31,9 +32,22 @@ public final class GroupCommit {
    * Whether a record is the last one its partition's most recent poll returned. True for a
    * partition no poll has been seen for (a commit is then requested, as without group commit).
    */
-  public boolean isLastPolled(String topic, int partition, long offset) {
+  boolean isLastPolled(String topic, int partition, long offset) {
     Long last = lastPolled.get(new TopicPartition(topic, partition));
     return last == null || offset >= last;
+  }
+
+  /**
+   * Asks Kafka Streams to commit once the record just processed is the last of its partition's
+   * poll: called by the processor after each record.
+   */
+  public void commitIfLastPolled(ProcessorContext<?, ?> context) {
+    var metadata = context.recordMetadata();
+    if (metadata.isEmpty()
+        || isLastPolled(
+            metadata.get().topic(), metadata.get().partition(), metadata.get().offset())) {
+      context.commit();
+    }
   }
 
   void polled(ConsumerRecords<?, ?> records) {
