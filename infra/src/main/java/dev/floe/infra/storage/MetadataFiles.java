@@ -35,10 +35,11 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
    * file of the change, not its document; when the API instance that answers is the one whose
    * processor decided the change (always with one instance), it serves the body from here instead
    * of reading the file back. A location names one version, so an entry is the file's content (up
-   * to the {@code last-updated-ms} of a fenced zombie's late rewrite). Bounded by characters.
+   * to the {@code last-updated-ms} of a fenced zombie's late rewrite). Bounded by characters, the
+   * oldest dropped first.
    */
-  private final Cache<String, String> recentlyWritten =
-      documentsBy(64L * 1024 * 1024).expireAfterWrite(Duration.ofMinutes(1)).build();
+  private final RecentDocuments recentlyWritten =
+      new RecentDocuments(64L * 1024 * 1024, Duration.ofMinutes(1));
 
   /**
    * Documents read back from their files, by location (a location names one immutable version): the
@@ -85,7 +86,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
 
   /** The document written at this location by this process lately, if it is still held. */
   public Optional<String> recentlyWritten(String location) {
-    return Optional.ofNullable(recentlyWritten.getIfPresent(location));
+    return Optional.ofNullable(recentlyWritten.get(location));
   }
 
   /**
@@ -94,7 +95,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
    */
   @Override
   public String document(String location) {
-    String json = recentlyWritten.getIfPresent(location);
+    String json = recentlyWritten.get(location);
     if (json != null) {
       return json;
     }
