@@ -18,11 +18,13 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.kafka.clients.admin.Admin;
@@ -104,15 +106,14 @@ public final class KafkaFloor {
       try (CommandGateway gateway =
           new CommandGateway(bootstrap, topics, "floor-api", Duration.ofSeconds(30))) {
         for (int count : clients) {
-          java.util.function.IntSupplier commit = () -> commit(gateway, tables);
+          IntSupplier commit = () -> commit(gateway, tables);
           if (warmup > 0) {
             Load.closedLoop(warmup, count, commit);
           }
           Stats stats = Load.closedLoop(duration, count, commit);
-          results.put(
-              count == 1 ? "kafka-floor-commit-1" : "kafka-floor-commit-" + count, stats.toMap());
+          results.put("kafka-floor-commit-" + count, stats.toMap());
           System.out.printf(
-              java.util.Locale.ROOT,
+              Locale.ROOT,
               "kafka-floor: commit at %d clients %.1f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors%n",
               count,
               stats.opsPerSecond(),

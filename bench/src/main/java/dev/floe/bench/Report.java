@@ -1,6 +1,7 @@
 package dev.floe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -18,11 +19,12 @@ final class Report {
     JsonNode run =
         RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])));
     if (args.length > 1) {
-      JsonNode floor =
-          RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
+      ObjectNode floor =
+          (ObjectNode)
+              RestTarget.JSON.readTree(
+                  java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
       JsonNode results = run.path("results");
-      ((com.fasterxml.jackson.databind.node.ObjectNode) results.path(results.fieldNames().next()))
-          .setAll((com.fasterxml.jackson.databind.node.ObjectNode) floor);
+      ((ObjectNode) results.path(results.fieldNames().next())).setAll(floor);
     }
     System.out.print(markdown(run, ""));
   }

@@ -103,7 +103,7 @@ public final class TableDecider {
     // The next commit's base, without parsing the document again: the built metadata at its
     // location, its changes dropped (a base's pending changes would be carried into the next
     // build, which then rewrites the snapshot log), as a parse of the file would give it
-    // (TableDeciderTest pins the equivalence).
+    // (CommittedMetadataTest pins the equivalence).
     TableMetadata located =
         TableMetadata.buildFrom(updated).withMetadataLocation(location).discardChanges().build();
     return Decision.table(List.of(event), CommandReply.table(id, location), next, located);

@@ -52,7 +52,7 @@ final class TableStores {
     write(tables, key, decision);
     if (decision.tableRemoved()) {
       parsed.invalidate(key);
-    } else if (decision.metadata() != null && decision.tableState() != null) {
+    } else if (decision.metadata() != null) {
       parsed.put(key, decision.metadata());
     }
   }
