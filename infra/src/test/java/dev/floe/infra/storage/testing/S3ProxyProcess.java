@@ -62,9 +62,18 @@ public final class S3ProxyProcess implements AutoCloseable {
     try (var out = Files.newOutputStream(config)) {
       props.store(out, "S3ProxyProcess");
     }
+    // S3Proxy's own logback setup logs every Jetty buffer at DEBUG: millions of lines per test
+    // run, and CPU taken from the catalog under test. Warnings are enough.
+    Path logback = baseDir.resolve("logback.xml");
+    Files.writeString(
+        logback,
+        "<configuration><appender name=\"OUT\" class=\"ch.qos.logback.core.ConsoleAppender\">"
+            + "<encoder><pattern>%d %level %logger - %msg%n</pattern></encoder></appender>"
+            + "<root level=\"WARN\"><appender-ref ref=\"OUT\"/></root></configuration>");
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
+    command.add("-Dlogback.configurationFile=" + logback);
     command.add("-cp");
     command.add(classpath());
     command.add("org.gaul.s3proxy.Main");
