@@ -12,6 +12,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
@@ -23,6 +24,7 @@ import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -44,6 +46,17 @@ public final class TableDecider {
    * @param base the parsed metadata of {@code state}, or null when the table does not exist
    */
   public static Decision commit(TableState state, TableMetadata base, CommitTableCommand c) {
+    return commit(state, base, c, c.header().commandId());
+  }
+
+  /**
+   * Decides a commit as {@link #commit(TableState, TableMetadata, CommitTableCommand)} does, with
+   * its metadata file named by {@code fileId} instead of the command id: the API, deciding ahead on
+   * the state it read, names the file it writes so that no file the processor writes can replace
+   * it.
+   */
+  public static Decision commit(
+      TableState state, TableMetadata base, CommitTableCommand c, String fileId) {
     String id = c.header().commandId();
     if (state == null) {
       return Decision.rejected(
@@ -85,21 +98,10 @@ public final class TableDecider {
       return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }
     int version = state.version() + 1;
-    String location = NewTable.metadataLocation(updated, state.version(), id);
+    String location = NewTable.metadataLocation(updated, state.version(), fileId);
     String json = TableMetadataParser.toJson(updated);
     TableState next = new TableState(updated.uuid(), location, json, version, state.sequence() + 1);
-    TableCommittedEvent event =
-        new TableCommittedEvent(
-            c.warehouse(),
-            c.identifier(),
-            updated.uuid(),
-            c.requirements(),
-            updates,
-            state.metadataLocation(),
-            location,
-            id,
-            c.header().principal(),
-            next.sequence());
+    TableCommittedEvent event = committed(c, updates, state, next);
     // The next commit's base, without parsing the document again: the built metadata at its
     // location, its changes dropped (a base's pending changes would be carried into the next
     // build, which then rewrites the snapshot log), as a parse of the file would give it
@@ -107,6 +109,53 @@ public final class TableDecider {
     TableMetadata located =
         TableMetadata.buildFrom(updated).withMetadataLocation(location).discardChanges().build();
     return Decision.table(List.of(event), CommandReply.table(id, location), next, located);
+  }
+
+  /**
+   * Takes the metadata file the API wrote ahead for this commit, when the table still points at the
+   * base the API decided it on: the same base and the same command give the same decision, so the
+   * file is that decision's, and nothing is parsed, built or written here. Empty when the command
+   * carries no such file or the table moved on since (then decide it with {@link #commit}, which
+   * writes a file of its own).
+   *
+   * @param documents where the new state reads its document from when asked for
+   */
+  public static Optional<Decision> writtenAhead(
+      TableState state, CommitTableCommand c, MetadataDocuments documents) {
+    CommitTableCommand.WrittenAhead ahead = c.writtenAhead();
+    if (ahead == null
+        || state == null
+        || !ahead.baseLocation().equals(state.metadataLocation())
+        || !ahead.tableUuid().equals(state.tableUuid())) {
+      return Optional.empty();
+    }
+    TableState next =
+        TableState.pointer(
+            state.tableUuid(),
+            ahead.location(),
+            state.version() + 1,
+            state.sequence() + 1,
+            documents);
+    List<MetadataUpdate> updates = Authorship.stamp(c.updates(), c.header().principal());
+    CommandReply reply = CommandReply.table(c.header().commandId(), ahead.location());
+    return Optional.of(
+        new Decision(
+            List.of(committed(c, updates, state, next)), List.of(), reply, next, false, false));
+  }
+
+  private static TableCommittedEvent committed(
+      CommitTableCommand c, List<MetadataUpdate> updates, TableState base, TableState next) {
+    return new TableCommittedEvent(
+        c.warehouse(),
+        c.identifier(),
+        next.tableUuid(),
+        c.requirements(),
+        updates,
+        base.metadataLocation(),
+        next.metadataLocation(),
+        c.header().commandId(),
+        c.header().principal(),
+        next.sequence());
   }
 
   /**

@@ -431,6 +431,105 @@ class TableDeciderTest {
     }
   }
 
+  /**
+   * A commit whose metadata file the API wrote ahead: taken as it is on the base it was decided on,
+   * decided again on any other.
+   */
+  @Nested
+  class WrittenAhead {
+    /** No file is read to take a file written ahead. */
+    private final dev.floe.events.state.MetadataDocuments noReads =
+        location -> {
+          throw new AssertionError("read " + location);
+        };
+
+    @Test
+    void namesTheFileWrittenAheadByTheApisIdNotTheCommands() {
+      Decision ahead = TableDecider.commit(state, base, commit("c-1", List.of(), SET_OWNER), "f-1");
+
+      assertThat(ahead.tableState().metadataLocation())
+          .isEqualTo(LOCATION + "/metadata/00003-f-1.metadata.json");
+    }
+
+    @Test
+    void takesTheFileOnTheBaseItWasDecidedOnAsTheSameDecision() {
+      CommitTableCommand command =
+          commit(
+              "c-1",
+              List.of(new UpdateRequirement.AssertRefSnapshotID("main", SNAPSHOT_ID)),
+              SET_OWNER);
+      Decision ahead = TableDecider.commit(state, base, command, "f-1");
+      String file = ahead.tableState().metadataLocation();
+
+      Decision taken =
+          TableDecider.writtenAhead(state, command.withWrittenAhead(aheadOf(state, file)), noReads)
+              .orElseThrow();
+
+      assertThat(taken.events()).isEqualTo(ahead.events());
+      assertThat(taken.reply()).isEqualTo(CommandReply.table("c-1", file));
+      assertThat(taken.tableState()).isEqualTo(ahead.tableState());
+      assertThat(taken.tableState().holdsDocument()).isFalse();
+      assertThat(taken.writeMetadata()).isFalse();
+      assertThat(taken.steps()).isEmpty();
+      assertThat(taken.tableRemoved()).isFalse();
+    }
+
+    @Test
+    void decidesAgainWhenTheTableMovedOnSinceTheBase() {
+      CommitTableCommand command = commit("c-1", List.of(), SET_OWNER);
+      String file =
+          TableDecider.commit(state, base, command, "f-1").tableState().metadataLocation();
+      TableState movedOn =
+          new TableState(
+              state.tableUuid(),
+              LOCATION + "/metadata/00003-other.metadata.json",
+              state.metadataJson(),
+              4,
+              8);
+
+      assertThat(
+              TableDecider.writtenAhead(
+                  movedOn, command.withWrittenAhead(aheadOf(state, file)), noReads))
+          .isEmpty();
+    }
+
+    @Test
+    void decidesAgainWhenTheTableWasReplacedAtTheSameLocation() {
+      CommitTableCommand command = commit("c-1", List.of(), SET_OWNER);
+      String file =
+          TableDecider.commit(state, base, command, "f-1").tableState().metadataLocation();
+      TableState replaced =
+          new TableState(
+              UUID.randomUUID().toString(),
+              state.metadataLocation(),
+              state.metadataJson(),
+              state.version(),
+              state.sequence());
+
+      assertThat(
+              TableDecider.writtenAhead(
+                  replaced, command.withWrittenAhead(aheadOf(state, file)), noReads))
+          .isEmpty();
+    }
+
+    @Test
+    void decidesAsBeforeWhenNothingWasWrittenAheadOrTheTableIsGone() {
+      CommitTableCommand command = commit("c-1", List.of(), SET_OWNER);
+      String file =
+          TableDecider.commit(state, base, command, "f-1").tableState().metadataLocation();
+
+      assertThat(TableDecider.writtenAhead(state, command, noReads)).isEmpty();
+      assertThat(
+              TableDecider.writtenAhead(
+                  null, command.withWrittenAhead(aheadOf(state, file)), noReads))
+          .isEmpty();
+    }
+
+    private CommitTableCommand.WrittenAhead aheadOf(TableState on, String file) {
+      return new CommitTableCommand.WrittenAhead(on.metadataLocation(), on.tableUuid(), file);
+    }
+  }
+
   /** A commit that moves where the table's files go is checked again (issue #7). */
   @Nested
   class Paths {

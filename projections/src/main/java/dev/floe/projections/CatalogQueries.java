@@ -44,6 +44,14 @@ public interface CatalogQueries {
   }
 
   /**
+   * The table's state if one local store read finds it, under the same conditions as {@link
+   * #tableMetadataLocationNow}; {@code null} otherwise. Its document is read when first asked for.
+   */
+  default TableState tableNow(String warehouse, TableIdentifier identifier) {
+    return null;
+  }
+
+  /**
    * The location the directory holds for a table: the one checked against every other table's when
    * the table was created, registered or renamed. Empty when unknown.
    */

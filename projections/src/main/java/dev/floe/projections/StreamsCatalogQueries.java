@@ -111,6 +111,18 @@ public final class StreamsCatalogQueries implements CatalogQueries {
 
   @Override
   public String tableMetadataLocationNow(String warehouse, TableIdentifier identifier) {
+    byte[] value = tableBytesNow(warehouse, identifier);
+    return value == null ? null : TableState.metadataLocationOf(value);
+  }
+
+  @Override
+  public TableState tableNow(String warehouse, TableIdentifier identifier) {
+    byte[] value = tableBytesNow(warehouse, identifier);
+    return value == null ? null : TableState.fromBytes(value, documents);
+  }
+
+  /** The table's stored value from one local read; null when absent, held or elsewhere. */
+  private byte[] tableBytesNow(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);
     ReadOnlyKeyValueStore<String, byte[]> tables;
     try {
@@ -118,8 +130,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     } catch (NotLocalException | StoreUnavailableException elsewhere) {
       return null;
     }
-    byte[] value = tables.get(Keys.prepared(key)) == null ? tables.get(key) : null;
-    return value == null ? null : TableState.metadataLocationOf(value);
+    return tables.get(Keys.prepared(key)) == null ? tables.get(key) : null;
   }
 
   private byte[] tableBytes(String warehouse, TableIdentifier identifier) {

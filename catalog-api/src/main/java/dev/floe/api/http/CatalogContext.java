@@ -178,12 +178,22 @@ public final class CatalogContext {
    * Sends a command and fails the future with the mapped rejection when the processor refuses it.
    */
   public Future<CommandReply> submit(CatalogCommand command) {
-    return Future.fromCompletionStage(gateway.submit(command), vertx.getOrCreateContext())
-        .compose(
-            reply ->
-                reply.accepted()
-                    ? Future.succeededFuture(reply)
-                    : Future.failedFuture(HttpErrors.fromRejection(reply.rejection())));
+    return send(command).compose(CatalogContext::accepted);
+  }
+
+  /**
+   * Sends a command and completes with its reply, accepted or not; fails only when the outcome is
+   * unknown (no reply in time, or the command could not be sent).
+   */
+  Future<CommandReply> send(CatalogCommand command) {
+    return Future.fromCompletionStage(gateway.submit(command), vertx.getOrCreateContext());
+  }
+
+  /** The reply if accepted; else fails with the rejection's HTTP answer. */
+  static Future<CommandReply> accepted(CommandReply reply) {
+    return reply.accepted()
+        ? Future.succeededFuture(reply)
+        : Future.failedFuture(HttpErrors.fromRejection(reply.rejection()));
   }
 
   /** Runs a store read off the event loop. */

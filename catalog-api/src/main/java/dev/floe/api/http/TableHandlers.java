@@ -22,9 +22,11 @@ import org.apache.iceberg.rest.requests.UpdateTableRequest;
 /** The table routes of the Iceberg REST spec. */
 final class TableHandlers {
   private final CatalogContext catalog;
+  private final WriteAhead writeAhead;
 
   TableHandlers(CatalogContext catalog) {
     this.catalog = catalog;
+    this.writeAhead = new WriteAhead(catalog);
   }
 
   Future<HttpResult> handleListTables(RequestContext request) {
@@ -292,7 +294,9 @@ final class TableHandlers {
     CommitTableCommand command =
         new CommitTableCommand(
             catalog.header(request), warehouse, table, body.requirements(), body.updates());
-    return catalog.submit(command).compose(reply -> ReplyBodies.table(catalog, reply));
+    return writeAhead
+        .commit(warehouse, table, command)
+        .compose(reply -> ReplyBodies.table(catalog, reply));
   }
 
   /** The commit of a create transaction: {@code assert-create} and nothing else may be required. */

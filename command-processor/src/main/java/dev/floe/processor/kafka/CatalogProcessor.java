@@ -45,7 +45,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.iceberg.TableMetadata;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -280,8 +279,14 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     }
     if (command instanceof CommitTableCommand commit) {
       TableState state = stores.table(key);
-      TableMetadata base = state == null ? null : stores.parsed(key, state);
-      Decision decision = TableDecider.commit(state, base, commit);
+      // A file written ahead on the base the table still points at is taken as it is: the stream
+      // thread neither builds nor writes it, so a slow write holds up no other command.
+      Decision decision =
+          TableDecider.writtenAhead(state, commit, files)
+              .orElseGet(
+                  () ->
+                      TableDecider.commit(
+                          state, state == null ? null : stores.parsed(key, state), commit));
       stores.writeTable(key, decision);
       return decision;
     }

@@ -50,10 +50,10 @@ final class TableStores {
 
   void writeTable(String key, Decision decision) {
     write(tables, key, decision);
-    if (decision.tableRemoved()) {
-      parsed.invalidate(key);
-    } else if (decision.metadata() != null) {
+    if (decision.metadata() != null) {
       parsed.put(key, decision.metadata());
+    } else if (decision.tableRemoved() || decision.tableState() != null) {
+      parsed.invalidate(key); // its entry is of a version the table no longer points at
     }
   }
 

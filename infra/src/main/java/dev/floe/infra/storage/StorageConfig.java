@@ -99,6 +99,7 @@ public final class StorageConfig {
               duration == null ? Duration.ofHours(1) : Duration.parse(duration));
       String timeout = get(props, prefix, "io-timeout");
       String selfCheck = get(props, prefix, "self-check");
+      String writeAhead = get(props, prefix, "write-ahead");
       return new StorageProfile(
           name,
           root,
@@ -106,7 +107,8 @@ public final class StorageConfig {
           gcs,
           vending,
           timeout == null ? null : Duration.parse(timeout),
-          selfCheck == null ? null : SelfCheck.parse(selfCheck));
+          selfCheck == null ? null : SelfCheck.parse(selfCheck),
+          writeAhead == null ? null : StorageProfile.WriteAhead.parse(writeAhead));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
           "Invalid storage configuration " + prefix + "*: " + e.getMessage(), e);

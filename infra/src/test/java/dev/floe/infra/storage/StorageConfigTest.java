@@ -65,6 +65,33 @@ class StorageConfigTest {
   }
 
   @Test
+  void writesAheadOnObjectStorageUnlessToldOtherwise() {
+    StorageConfig config =
+        StorageConfig.fromProperties(
+            props(
+                "floe.warehouse.nfs.write-ahead", "on",
+                "floe.warehouse.slow.write-ahead", "OFF",
+                "floe.storage-profile.gcs.location", "gs://cold/tables"),
+            Map.of(
+                "local", "file:///tmp/wh",
+                "nfs", "file:///mnt/nfs/wh",
+                "lake", "s3://lake/warehouse",
+                "slow", "s3://slow/warehouse"));
+
+    assertThat(config.warehouse("local").writesAhead()).isFalse();
+    assertThat(config.warehouse("nfs").writesAhead()).isTrue();
+    assertThat(config.warehouse("lake").writesAhead()).isTrue();
+    assertThat(config.warehouse("slow").writesAhead()).isFalse();
+    assertThat(config.profile("gcs").orElseThrow().writesAhead()).isTrue();
+    assertThatThrownBy(
+            () ->
+                StorageConfig.fromProperties(
+                    props("floe.warehouse.lake.write-ahead", "sometimes"),
+                    Map.of("lake", "s3://lake/warehouse")))
+        .hasMessageContaining("floe.warehouse.lake.");
+  }
+
+  @Test
   void refusesIncompleteOrContradictoryStorage() {
     assertThatThrownBy(
             () ->

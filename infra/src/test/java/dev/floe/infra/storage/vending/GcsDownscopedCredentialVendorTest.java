@@ -31,6 +31,7 @@ class GcsDownscopedCredentialVendorTest {
             new StorageProfile.GcsSettings("proj-1", null, sts.endpoint(), null),
             new StorageProfile.Vending(true, Duration.ofHours(1)),
             Duration.ofSeconds(5),
+            null,
             null);
     GcsDownscopedCredentialVendor vendor =
         new GcsDownscopedCredentialVendor(

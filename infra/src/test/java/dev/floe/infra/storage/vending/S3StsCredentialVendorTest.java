@@ -38,6 +38,7 @@ class S3StsCredentialVendorTest {
         null,
         new StorageProfile.Vending(true, Duration.ofMinutes(30)),
         Duration.ofSeconds(5),
+        null,
         null);
   }
 
