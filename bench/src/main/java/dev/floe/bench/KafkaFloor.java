@@ -61,10 +61,7 @@ public final class KafkaFloor {
   private KafkaFloor() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
+    Map<String, String> options = Options.parse(args);
     List<Integer> clients =
         Stream.of(options.getOrDefault("clients", "1,4").split(","))
             .map(String::trim)

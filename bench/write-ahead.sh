@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Writing ahead on an object store a network away, measured: two Floe servers on one S3 API server
+# (S3Proxy, filesystem backend, behind DelayProxy, which holds every request for --delay-ms), one
+# with floe.warehouse.default.write-ahead=on and one with =off, driven by the same `floe bench`
+# workloads, alternating workload by workload. Prints the side-by-side table (Report --compare).
+#
+#   bench/write-ahead.sh                       # 10 ms per exchange, the commit workloads, 6 s each
+#   DELAY_MS=25 bench/write-ahead.sh --duration 10
+#
+# Any option of `floe bench` may follow (bench/src/main/java/dev/floe/bench/Bench.java).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+work="${BENCH_DIR:-/tmp/floe-bench-write-ahead}"
+delay="${DELAY_MS:-10}"
+jvm="${BENCH_JVM_OPTS:--Xms1g -Xmx2g}"
+s3_port="${S3_PORT:-18600}"
+proxy_port="${PROXY_PORT:-18610}"
+on_port="${FLOE_ON_PORT:-18621}"
+off_port="${FLOE_OFF_PORT:-18622}"
+bench_cp="$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*"
+
+rm -rf "$work"
+mkdir -p "$work/s3/lake"
+echo "Building Floe, the benchmark and the S3 server's class path..." >&2
+(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
+
+pids=()
+stop() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap stop EXIT
+
+cat > "$work/logback.xml" <<'XML'
+<configuration><appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %level %logger - %msg%n</pattern></encoder></appender><root level="WARN"><appender-ref ref="OUT"/></root></configuration>
+XML
+cat > "$work/s3proxy.properties" <<PROPS
+s3proxy.endpoint=http://127.0.0.1:$s3_port
+s3proxy.authorization=aws-v2-or-v4
+s3proxy.identity=bench
+s3proxy.credential=bench-secret
+s3proxy.ignore-unknown-headers=true
+jclouds.provider=filesystem
+jclouds.filesystem.basedir=$work/s3
+jclouds.identity=bench
+jclouds.credential=bench-secret
+PROPS
+echo "Starting S3Proxy on port $s3_port and the delay proxy ($delay ms) on port $proxy_port..." >&2
+java -Xmx512m -Dlogback.configurationFile="$work/logback.xml" \
+  -cp "$(cat "$root/test-s3proxy/target/classes/floe-s3proxy.classpath")" org.gaul.s3proxy.Main \
+  --properties "$work/s3proxy.properties" > "$work/s3proxy.log" 2>&1 &
+pids+=($!)
+java -cp "$bench_cp" dev.floe.bench.DelayProxy --port "$proxy_port" \
+  --upstream "127.0.0.1:$s3_port" --delay-ms "$delay" > "$work/delay-proxy.log" 2>&1 &
+pids+=($!)
+until curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; do sleep 0.3; done
+
+start_floe() { # name port write-ahead
+  cat > "$work/$1.properties" <<PROPS
+floe.warehouse.default.location=s3://lake/$1
+floe.warehouse.default.s3.endpoint=http://127.0.0.1:$proxy_port
+floe.warehouse.default.s3.path-style-access=true
+floe.warehouse.default.s3.region=us-east-1
+floe.warehouse.default.s3.access-key-id=bench
+floe.warehouse.default.s3.secret-access-key=bench-secret
+floe.warehouse.default.write-ahead=$3
+PROPS
+  # shellcheck disable=SC2086
+  java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
+    dev.floe.api.Main serve --port "$2" --data-dir "$work/$1" --config "$work/$1.properties" \
+    > "$work/$1.log" 2>&1 &
+  pids+=($!)
+}
+echo "Starting Floe with write-ahead=on (port $on_port) and =off (port $off_port)..." >&2
+start_floe write-ahead "$on_port" on
+start_floe processor-writes "$off_port" off
+for port in "$on_port" "$off_port"; do
+  for _ in $(seq 1 240); do
+    curl -sf "http://localhost:$port/health/ready" > /dev/null && break
+    sleep 0.5
+  done
+  curl -sf "http://localhost:$port/health/ready" > /dev/null
+done
+
+# shellcheck disable=SC2086
+java $jvm -cp "$bench_cp" dev.floe.bench.Bench \
+  --target "write-ahead=http://localhost:$on_port,default,token-file=$work/write-ahead/admin.token" \
+  --target "processor-writes=http://localhost:$off_port,default,token-file=$work/processor-writes/admin.token" \
+  --only commit-1,commit-many-tables,hot-table-4 --hot-writers 4 --duration 6 --warmup 20 \
+  --json "$work/results.json" "$@" >&2
+stop
+trap - EXIT
+java -cp "$bench_cp" dev.floe.bench.Report --compare "$work/results.json"
+echo
+echo "S3 exchanges held ${delay} ms each by DelayProxy (a PUT with Expect: 100-continue twice); S3Proxy $(basename "$(tr ':' '\n' < "$root/test-s3proxy/target/classes/floe-s3proxy.classpath" | grep -m1 's3proxy-')" .jar) on the same machine."
