@@ -10,7 +10,9 @@ import dev.floe.infra.storage.StorageProfile;
 import dev.floe.processor.Decision;
 import dev.floe.processor.TableDecider;
 import io.vertx.core.Future;
-import java.util.concurrent.ConcurrentHashMap;
+import io.vertx.core.Promise;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -28,10 +30,10 @@ import org.slf4j.LoggerFactory;
  * object storage only; see {@link StorageProfile#writesAhead}).
  *
  * <p>The decision ahead is the processor's own decider, run on the table's state as this instance
- * reads it; it rejects nothing (a commit it would refuse is sent as it came, and the processor
- * decides it on the latest state). It is tried only when this instance holds the table's partition
- * and has no other commit of the table under way: a second commit in flight would be decided on a
- * base the first is about to replace, and write a file for nothing.
+ * reads it, or, while a commit of the table is under way from this instance, on the state that
+ * commit leaves if its file is taken ({@link Chain}). It rejects nothing: a commit it would refuse
+ * is sent as it came, and the processor decides it on the latest state. It is tried only when this
+ * instance holds the table's partition.
  *
  * <p>A file written ahead that the processor did not take (the reply names another file, or
  * rejects) is deleted; when the outcome is unknown it is left, as a client's files are.
@@ -42,8 +44,10 @@ final class WriteAhead {
   private final CatalogContext catalog;
   private final StorageConfig storage;
   private final boolean anywhere;
-  private final ConcurrentHashMap<String, Integer> inFlight = new ConcurrentHashMap<>();
   private final DecidedBases bases = new DecidedBases(32L * 1024 * 1024);
+
+  /** The commits of a table under way from this instance, by table key; none when none are. */
+  private final Map<String, Chain> chains = new HashMap<>();
 
   WriteAhead(CatalogContext catalog) {
     this.catalog = catalog;
@@ -59,6 +63,29 @@ final class WriteAhead {
   }
 
   /**
+   * The table as a commit under way leaves it if the processor takes its file: the next commit of
+   * the table is decided on it. {@link #NONE} when that commit was not written ahead (then the
+   * state it leaves is not known here), {@link #STORE} when no commit is under way.
+   */
+  private record Tip(TableState state, TableMetadata metadata) {
+    static final Tip NONE = new Tip(null, null);
+    static final Tip STORE = new Tip(null, null);
+  }
+
+  /**
+   * A table's commits under way from this instance, decided one after the other, each on the tip
+   * the one before left, and sent in that order: the processor, which decides a partition's
+   * commands in the order they were sent, then finds each at the base it was decided on. The files
+   * are written at the same time, so a hot table's commits do not wait for one write after another.
+   * Guarded by the enclosing {@link WriteAhead}.
+   */
+  private static final class Chain {
+    int commits;
+    Future<Tip> decided = Future.succeededFuture(Tip.STORE);
+    Future<Void> sent = Future.succeededFuture();
+  }
+
+  /**
    * Commits, writing the metadata file ahead where it can; fails as {@link CatalogContext#submit}.
    */
   Future<CommandReply> commit(String warehouse, TableIdentifier table, CommitTableCommand command) {
@@ -66,14 +93,33 @@ final class WriteAhead {
       return catalog.submit(command);
     }
     String key = command.key();
-    boolean alone = inFlight.merge(key, 1, Integer::sum) == 1;
+    Promise<Tip> decided = Promise.promise();
+    Promise<Void> sent = Promise.promise();
+    Future<Tip> before;
+    Future<Void> sentBefore;
+    synchronized (this) {
+      Chain chain = chains.computeIfAbsent(key, k -> new Chain());
+      chain.commits++;
+      before = chain.decided;
+      sentBefore = chain.sent;
+      chain.decided = decided.future();
+      chain.sent = sent.future();
+    }
     Future<CommandReply> reply =
-        alone
-            ? catalog
-                .read(() -> prepare(key, warehouse, table, command))
-                .compose(ahead -> send(key, ahead))
-            : catalog.submit(command);
-    return reply.andThen(done -> inFlight.computeIfPresent(key, (k, n) -> n == 1 ? null : n - 1));
+        before
+            .compose(
+                tip -> catalog.read(() -> prepare(key, warehouse, table, command, tip, decided)))
+            .andThen(prepared -> decided.tryComplete(Tip.NONE)) // never leave the next waiting
+            .compose(ahead -> sentBefore.transform(previous -> send(key, ahead, sent)));
+    return reply.andThen(
+        done -> {
+          sent.tryComplete();
+          synchronized (this) {
+            if (--chains.get(key).commits == 0) {
+              chains.remove(key);
+            }
+          }
+        });
   }
 
   /**
@@ -91,19 +137,29 @@ final class WriteAhead {
   }
 
   /**
-   * Decides the commit on the table's state as read here and writes its file; the command as it
-   * came when the state is not at hand here, the decision changes nothing or is a rejection, or the
-   * write fails (the processor then decides, and answers each of those).
+   * Decides the commit on the tip the commit before it left (or the table's state in the store
+   * here, when none is under way), completes {@code decided} with the tip this one leaves, and then
+   * writes the file. The command as it came when there is no state to decide on here (the commit
+   * before was not written ahead, or the table is not in a store here), the decision changes
+   * nothing or is a rejection, or the write fails: the processor then decides, and answers each of
+   * those. A commit decided on a tip whose file is not taken is decided again by the processor.
    */
   private Ahead prepare(
-      String key, String warehouse, TableIdentifier table, CommitTableCommand command) {
+      String key,
+      String warehouse,
+      TableIdentifier table,
+      CommitTableCommand command,
+      Tip tip,
+      Promise<Tip> decided) {
     Ahead asItCame = new Ahead(command, null, 0);
     try {
-      TableState state = catalog.queries().tableNow(warehouse, table);
+      TableState state =
+          tip == Tip.STORE ? catalog.queries().tableNow(warehouse, table) : tip.state();
       if (state == null) {
         return asItCame;
       }
-      TableMetadata base = bases.get(key, state.metadataLocation());
+      TableMetadata base =
+          tip == Tip.STORE ? bases.get(key, state.metadataLocation()) : tip.metadata();
       if (base == null) {
         base = TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
       }
@@ -116,6 +172,7 @@ final class WriteAhead {
       if (weight > RecordLimits.MAX_TABLE_STATE_BYTES) {
         return asItCame; // the processor refuses it with its 413
       }
+      decided.complete(new Tip(next, decision.metadata()));
       catalog.metadataFiles().writeJson(next.metadataLocation(), next.metadataJson());
       return new Ahead(
           command.withWrittenAhead(
@@ -129,22 +186,23 @@ final class WriteAhead {
     }
   }
 
-  private Future<CommandReply> send(String key, Ahead ahead) {
+  /** Sends the command (then {@code sent} completes: the next may follow) and settles its file. */
+  private Future<CommandReply> send(String key, Ahead ahead, Promise<Void> sent) {
+    Future<CommandReply> answer = catalog.send(ahead.command());
+    sent.tryComplete();
     if (ahead.location() == null) {
-      return catalog.submit(ahead.command());
+      return answer.compose(CatalogContext::accepted);
     }
-    return catalog
-        .send(ahead.command())
-        .compose(
-            reply -> {
-              if (reply.accepted() && ahead.location().equals(reply.metadataLocation())) {
-                bases.put(key, ahead.metadata(), ahead.weight());
-              } else {
-                // Certainly not taken: the reply names another file, or none.
-                catalog.read(() -> deleteUnused(ahead.location()));
-              }
-              return CatalogContext.accepted(reply);
-            });
+    return answer.compose(
+        reply -> {
+          if (reply.accepted() && ahead.location().equals(reply.metadataLocation())) {
+            bases.put(key, ahead.metadata(), ahead.weight());
+          } else {
+            // Certainly not taken: the reply names another file, or none.
+            catalog.read(() -> deleteUnused(ahead.location()));
+          }
+          return CatalogContext.accepted(reply);
+        });
   }
 
   private Void deleteUnused(String location) {

@@ -44,7 +44,21 @@ class ConcurrentCommitsIT {
 
   @Test
   void everyAcknowledgedAppendIsInTheHistoryExactlyOnceAndLosersGet409() throws Exception {
-    try (FloeProcess floe = new FloeProcess(dataDir).start()) {
+    appendAtOnce(Map.of());
+  }
+
+  /**
+   * The same with the API writing ahead (docs/architecture.md, <i>Writing ahead</i>): commits under
+   * way at once are decided one on the other, and a loser's requirement fails on the state the
+   * winner before it leaves.
+   */
+  @Test
+  void theSameHoldsWhenTheApiWritesAhead() throws Exception {
+    appendAtOnce(Map.of("floe.warehouse.default.write-ahead", "on"));
+  }
+
+  private void appendAtOnce(Map<String, String> properties) throws Exception {
+    try (FloeProcess floe = new FloeProcess(dataDir, properties).start()) {
       try (RESTCatalog admin = RestClients.connect(floe.uri(), Map.of())) {
         admin.createNamespace(HOT.namespace());
         Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
