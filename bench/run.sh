@@ -21,7 +21,7 @@ rm -rf "$work/floe" "$work/peer"
 load_before="$(cat /proc/loadavg)"
 mkdir -p "$work"
 echo "Building Floe and the benchmark..." >&2
-(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench -am) >&2
+(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
 
 stop() {
   if [ -f "$work/floe.pid" ]; then kill "$(cat "$work/floe.pid")" 2>/dev/null || true; rm -f "$work/floe.pid"; fi
@@ -102,12 +102,19 @@ java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/targ
   2>"$work/kafka-floor.log" >&2 || echo "KafkaFloor failed; see $work/kafka-floor.log" >&2
 floor=()
 if [ -f "$work/kafka-floor.json" ]; then floor=("$work/kafka-floor.json"); fi
+
+# Writing ahead on object storage, on and off, S3 behind a 10 ms delay (bench/write-ahead.sh).
+echo "Measuring writing ahead on S3 behind a delay (bench/write-ahead.sh)..." >&2
+write_ahead="$(SKIP_BUILD=1 BENCH_DIR="$work/write-ahead" "$root/bench/write-ahead.sh" \
+  --duration "$duration" --warmup "$warmup" 2>"$work/write-ahead.log" \
+  || echo "not measured (see $work/write-ahead.log)")"
 {
   java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
     "$work/results.json" "${floor[@]}"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
   printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=20` with group commit (the default), exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
+  printf '## Writing ahead on object storage (bench/write-ahead.sh)\n\nTwo Floe servers on one S3 server, one writing commits'"'"' metadata files ahead in the API and one leaving them to the processor (*Writing ahead* below):\n\n%s\n\n' "$write_ahead"
   cat "$root/bench/notes.md"
 } > "$report"
 echo "Wrote $report" >&2

@@ -7,6 +7,9 @@
 #   bench/write-ahead.sh                       # 10 ms per exchange, the commit workloads, 6 s each
 #   DELAY_MS=25 bench/write-ahead.sh --duration 10
 #
+# bench/run.sh runs it too (SKIP_BUILD=1: it has built everything) and puts its table in
+# docs/benchmarks.md.
+#
 # Any option of `floe bench` may follow (bench/src/main/java/dev/floe/bench/Bench.java).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -21,8 +24,10 @@ bench_cp="$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/li
 
 rm -rf "$work"
 mkdir -p "$work/s3/lake"
-echo "Building Floe, the benchmark and the S3 server's class path..." >&2
-(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
+if [ -z "${SKIP_BUILD:-}" ]; then
+  echo "Building Floe, the benchmark and the S3 server's class path..." >&2
+  (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
+fi
 
 pids=()
 stop() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
