@@ -7,7 +7,6 @@ import dev.floe.api.tools.ReplayCommand;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
-import dev.floe.projections.replay.EventLogReader;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -177,13 +176,7 @@ class EventLogIT {
 
   @Test
   void everyAcknowledgedChangeIsExactlyOneEventWithDenseSequencesPerEntity() throws Exception {
-    List<CatalogEvent> events = new ArrayList<>();
-    EventLogReader.read(
-        FloeProcess.embeddedKafka(dataDir),
-        "floe.events",
-        EventLogReader.Until.END,
-        e -> events.add(e.data()),
-        (d, t) -> {});
+    List<CatalogEvent> events = FloeProcess.events(dataDir);
 
     assertThat(events).hasSize(acknowledgedChanges);
     // Namespace events share the warehouse's partition, so the log order is their order: 1, 2, 3…

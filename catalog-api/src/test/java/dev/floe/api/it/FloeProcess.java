@@ -66,6 +66,20 @@ public final class FloeProcess implements AutoCloseable {
     return "localhost:" + ports.getProperty("port");
   }
 
+  /**
+   * Every event on {@code floe.events} of the server on {@code dataDir}, in each partition's order.
+   */
+  public static java.util.List<dev.floe.events.event.CatalogEvent> events(Path dataDir) {
+    java.util.List<dev.floe.events.event.CatalogEvent> events = new java.util.ArrayList<>();
+    dev.floe.projections.replay.EventLogReader.read(
+        embeddedKafka(dataDir),
+        "floe.events",
+        dev.floe.projections.replay.EventLogReader.Until.END,
+        e -> events.add(e.data()),
+        (done, total) -> {});
+    return events;
+  }
+
   /** Where the server's output goes. */
   public Path log() {
     return log;

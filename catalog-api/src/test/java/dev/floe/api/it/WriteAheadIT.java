@@ -2,9 +2,7 @@ package dev.floe.api.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableCommittedEvent;
-import dev.floe.projections.replay.EventLogReader;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -151,14 +149,7 @@ class WriteAheadIT {
   }
 
   private List<TableCommittedEvent> committed(TableIdentifier table) {
-    List<CatalogEvent> events = new ArrayList<>();
-    EventLogReader.read(
-        FloeProcess.embeddedKafka(dataDir),
-        "floe.events",
-        EventLogReader.Until.END,
-        e -> events.add(e.data()),
-        (done, total) -> {});
-    return events.stream()
+    return FloeProcess.events(dataDir).stream()
         .filter(TableCommittedEvent.class::isInstance)
         .map(TableCommittedEvent.class::cast)
         .filter(e -> e.identifier().equals(table))
