@@ -49,7 +49,13 @@ public final class DelayProxy implements AutoCloseable {
     while (!closed) {
       try {
         Socket client = server.accept();
-        Socket target = new Socket(upstream.getAddress(), upstream.getPort());
+        Socket target;
+        try {
+          target = new Socket(upstream.getAddress(), upstream.getPort());
+        } catch (IOException e) {
+          closeQuietly(client);
+          throw e;
+        }
         client.setTcpNoDelay(true);
         target.setTcpNoDelay(true);
         AtomicBoolean answered = new AtomicBoolean(true);

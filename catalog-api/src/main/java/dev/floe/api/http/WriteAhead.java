@@ -89,7 +89,8 @@ final class WriteAhead {
    * Commits, writing the metadata file ahead where it can; fails as {@link CatalogContext#submit}.
    */
   Future<CommandReply> commit(String warehouse, TableIdentifier table, CommitTableCommand command) {
-    if (!anywhere || !writesAhead(warehouse, table)) {
+    TableState stored = anywhere ? storedIfWrittenAhead(warehouse, table) : null;
+    if (stored == null) {
       return catalog.submit(command);
     }
     String key = command.key();
@@ -107,8 +108,7 @@ final class WriteAhead {
     }
     Future<CommandReply> reply =
         before
-            .compose(
-                tip -> catalog.read(() -> prepare(key, warehouse, table, command, tip, decided)))
+            .compose(tip -> catalog.read(() -> prepare(key, stored, command, tip, decided)))
             .andThen(prepared -> decided.tryComplete(Tip.NONE)) // never leave the next waiting
             .compose(ahead -> sentBefore.transform(previous -> send(key, ahead, sent)));
     return reply.andThen(
@@ -123,16 +123,23 @@ final class WriteAhead {
   }
 
   /**
-   * Whether the table's storage is written ahead (StorageProfile#writesAhead), found without
-   * blocking: the table must be in a store of this instance, or the state to decide on is not here.
+   * The table's state in a store of this instance, from one read that does not block, when its
+   * storage is written ahead (StorageProfile#writesAhead); null when it is not, or the state to
+   * decide on is not here. A commit that starts a chain is decided on it: it is read when the
+   * commit arrives, and with no commit of the table under way here nothing comes between.
    */
-  private boolean writesAhead(String warehouse, TableIdentifier table) {
+  private TableState storedIfWrittenAhead(String warehouse, TableIdentifier table) {
     try {
-      String location = catalog.queries().tableMetadataLocationNow(warehouse, table);
-      return location != null
-          && storage.forLocation(location).map(StorageProfile::writesAhead).orElse(false);
+      TableState state = catalog.queries().tableNow(warehouse, table);
+      return state != null
+              && storage
+                  .forLocation(state.metadataLocation())
+                  .map(StorageProfile::writesAhead)
+                  .orElse(false)
+          ? state
+          : null;
     } catch (RuntimeException e) {
-      return false; // a store that moved or closed meanwhile: the processor decides as before
+      return null; // a store that moved or closed meanwhile: the processor decides as before
     }
   }
 
@@ -145,16 +152,10 @@ final class WriteAhead {
    * those. A commit decided on a tip whose file is not taken is decided again by the processor.
    */
   private Ahead prepare(
-      String key,
-      String warehouse,
-      TableIdentifier table,
-      CommitTableCommand command,
-      Tip tip,
-      Promise<Tip> decided) {
+      String key, TableState stored, CommitTableCommand command, Tip tip, Promise<Tip> decided) {
     Ahead asItCame = new Ahead(command, null, 0);
     try {
-      TableState state =
-          tip == Tip.STORE ? catalog.queries().tableNow(warehouse, table) : tip.state();
+      TableState state = tip == Tip.STORE ? stored : tip.state();
       if (state == null) {
         return asItCame;
       }
