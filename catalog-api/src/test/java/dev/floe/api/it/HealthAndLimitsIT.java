@@ -42,6 +42,7 @@ class HealthAndLimitsIT {
   private static FloeProcess floe;
   private static HttpClient http;
   private static final List<String> whileStarting = new CopyOnWriteArrayList<>();
+  private static List<String> startLog;
 
   @BeforeAll
   static void startWatchingTheProbes() throws Exception {
@@ -60,6 +61,7 @@ class HealthAndLimitsIT {
       started.set(true);
       watcher.join();
     }
+    startLog = java.nio.file.Files.readAllLines(floe.log());
     assertThat(post(NS, "{\"namespace\":[\"limits\"]}").statusCode()).isEqualTo(200);
     String create = "{\"name\":\"t\",\"schema\":" + HostileBodies.SCHEMA + "}";
     assertThat(post(NS + "/limits/tables", create).statusCode()).isEqualTo(200);
@@ -107,6 +109,16 @@ class HealthAndLimitsIT {
     JsonNode error = JSON.readTree(notReady.substring(notReady.indexOf('{'))).path("error");
     assertThat(error.path("code").asInt()).isEqualTo(503);
     assertThat(error.path("type").asText()).isEqualTo("ServiceUnavailableException");
+  }
+
+  @Test
+  void aFirstStartLogsNoErrorAndNoAdviceToConfigureKafka() {
+    assertThat(startLog).as("the server's output up to ready").isNotEmpty();
+    assertThat(startLog)
+        .as("no ERROR, Log4j 2's own included (Kafka's broker logs through it to Logback)")
+        .noneMatch(line -> line.contains("ERROR"))
+        .as("Kafka Streams' start-up advice is followed (StreamsSettings)")
+        .noneMatch(line -> line.contains("processing.exception.handler.global.enabled"));
   }
 
   @Test

@@ -69,6 +69,14 @@ public final class StreamsSettings {
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 15_000);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
+    // Floe has no global stores, so this changes nothing but the warning Kafka Streams 4.3 logs
+    // at every start without it; it is the behaviour of Kafka Streams 5.0. The partition assignor
+    // builds a configuration of its own from the main consumer's, hence the second entry.
+    props.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG, true);
+    props.put(
+        StreamsConfig.mainConsumerPrefix(
+            StreamsConfig.PROCESSING_EXCEPTION_HANDLER_GLOBAL_ENABLED_CONFIG),
+        true);
     return props;
   }
 }
