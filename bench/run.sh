@@ -103,18 +103,19 @@ java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/targ
 floor=()
 if [ -f "$work/kafka-floor.json" ]; then floor=("$work/kafka-floor.json"); fi
 
-# Writing ahead on object storage, on and off, S3 behind a 10 ms delay (bench/write-ahead.sh).
-echo "Measuring writing ahead on S3 behind a delay (bench/write-ahead.sh)..." >&2
-write_ahead="$(SKIP_BUILD=1 BENCH_DIR="$work/write-ahead" "$root/bench/write-ahead.sh" \
-  --duration "$duration" --warmup "$warmup" 2>"$work/write-ahead.log" \
-  || echo "not measured (see $work/write-ahead.log)")"
+# Floe on object storage, its defaults against both settings off, S3 behind a 10 ms delay
+# (bench/object-storage.sh).
+echo "Measuring Floe on S3 behind a delay (bench/object-storage.sh)..." >&2
+object_storage="$(SKIP_BUILD=1 BENCH_DIR="$work/object-storage" "$root/bench/object-storage.sh" \
+  --duration "$duration" --warmup "$warmup" 2>"$work/object-storage.log" \
+  || echo "not measured (see $work/object-storage.log)")"
 {
   java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
     "$work/results.json" "${floor[@]}"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
   printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=20` with group commit (the default), exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
-  printf '## Writing ahead on object storage (bench/write-ahead.sh)\n\nTwo Floe servers on one S3 server, one writing commits'"'"' metadata files ahead in the API and one leaving them to the processor (*Writing ahead* below):\n\n%s\n\n' "$write_ahead"
+  printf '## Floe on object storage (bench/object-storage.sh)\n\nTwo Floe servers on one S3 server a network away: `floe-s3` with the defaults for S3 (the API writes commits'"'"' metadata files ahead; a load trusts a metadata file seen in the last 10 s), `floe-s3-plain` with both off (the processor writes every file; every load asks S3). The commit workloads measure the first, `load-table` the second (*On object storage* below):\n\n%s\n\n' "$object_storage"
   cat "$root/bench/notes.md"
 } > "$report"
 echo "Wrote $report" >&2

@@ -17,7 +17,7 @@ final class Report {
    */
   public static void main(String[] args) throws java.io.IOException {
     if (args[0].equals("--compare")) {
-      // Two configurations of one catalog (bench/write-ahead.sh): the run and its table only.
+      // Two configurations of one catalog (bench/object-storage.sh): the run and its table only.
       JsonNode run =
           RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
       StringBuilder md = new StringBuilder();

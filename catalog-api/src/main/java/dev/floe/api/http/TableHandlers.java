@@ -136,9 +136,10 @@ final class TableHandlers {
    * A load answered on the event loop, without the hand-off to a worker thread and back that cost a
    * quarter of the server's CPU per load (docs/benchmarks.md): only when nothing on the way can
    * block, i.e. the live catalog's store on this instance with no multi-table transaction holding
-   * the table, a metadata file on a local file system (on object storage the existence check is a
-   * request), and the answer already cached for that file. Null sends the load the usual way, which
-   * also gives every error its answer.
+   * the table, the answer already cached for its metadata file, and that file known to exist
+   * without a request (a {@code stat} on a local file system; on object storage, seen within the
+   * storage's {@code metadata-exists-ttl}). Null sends the load the usual way, which also gives
+   * every error its answer.
    */
   private HttpResult loadNow(
       RequestContext request,
@@ -151,12 +152,12 @@ final class TableHandlers {
     }
     try {
       String location = catalog.queries().tableMetadataLocationNow(warehouse, table);
-      if (location == null || !catalog.metadataFiles().isLocal(location)) {
+      if (location == null) {
         return null;
       }
       // The cache first: on a miss the usual way checks the file, so it is checked once.
       HttpResult cached = LoadTableResponses.cached(location, mode);
-      if (cached == null || !catalog.metadataFiles().exists(location)) {
+      if (cached == null || !catalog.metadataFiles().knownToExist(location)) {
         return null;
       }
       String etag = cached.headers().get("ETag");

@@ -208,7 +208,7 @@ final class WriteAhead {
 
   private Void deleteUnused(String location) {
     try {
-      catalog.metadataFiles().io(location).deleteFile(location);
+      catalog.metadataFiles().delete(location);
     } catch (RuntimeException e) {
       LOG.warn("Could not delete the unused metadata file {}: {}", location, e.getMessage());
     }

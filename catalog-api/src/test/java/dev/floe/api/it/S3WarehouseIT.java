@@ -75,6 +75,7 @@ class S3WarehouseIT {
     Map<String, String> props = new HashMap<>();
     storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
     props.put("floe.warehouse.lake.self-check", "probe");
+    props.put("floe.warehouse.lake.metadata-exists-ttl", "PT3S");
     storage(props, "floe.storage-profile.cold.", "s3://archive/tables");
     props.put("floe.auth", "token");
     floe = new FloeProcess(dir.resolve("floe-s3"), props).start();
@@ -463,6 +464,48 @@ class S3WarehouseIT {
           .isInstanceOf(BadRequestException.class)
           .hasMessageContaining("overlaps");
     }
+  }
+
+  /**
+   * On object storage a load trusts for {@code metadata-exists-ttl} (3 s here, 10 s by default)
+   * that a metadata file the instance wrote or found is still there, instead of asking S3 on every
+   * load; then it asks again, and a file deleted behind its back answers 404.
+   */
+  @Test
+  void aLoadTrustsASeenMetadataFileForItsTtlThenAsksAgain() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "trusted");
+    String metadata;
+    try (RESTCatalog catalog = client()) {
+      db(catalog);
+      metadata =
+          ((org.apache.iceberg.HasTableOperations) catalog.createTable(id, SCHEMA))
+              .operations()
+              .current()
+              .metadataFileLocation();
+    }
+    String path = "/v1/lake/namespaces/db/tables/trusted";
+    assertThat(status(path)).isEqualTo(200);
+    Files.delete(dir.resolve("s3/data/lake").resolve(metadata.substring("s3://lake/".length())));
+    assertThat(status(path)).as("seen less than 3 s ago: not asked").isEqualTo(200);
+
+    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(15).toNanos();
+    int answer = 200;
+    while (answer == 200 && System.nanoTime() < deadline) {
+      Thread.sleep(200);
+      answer = status(path);
+    }
+    assertThat(answer).as("asked again once the ttl passed").isEqualTo(404);
+  }
+
+  private static int status(String path) throws Exception {
+    HttpRequest request =
+        HttpRequest.newBuilder(URI.create(floe.uri() + path))
+            .header("Authorization", "Bearer " + admin)
+            .GET()
+            .build();
+    return HttpClient.newHttpClient()
+        .send(request, HttpResponse.BodyHandlers.discarding())
+        .statusCode();
   }
 
   private static JsonNode get(String path, boolean vend) throws Exception {

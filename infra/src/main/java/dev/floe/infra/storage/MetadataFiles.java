@@ -2,6 +2,7 @@ package dev.floe.infra.storage;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import dev.floe.events.state.MetadataDocuments;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +10,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,17 +63,45 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
         .executor(Runnable::run);
   }
 
+  /**
+   * When each metadata file was last seen in storage by this process (written here, or found by a
+   * check), plus its storage's {@code metadata-exists-ttl}, as a {@link #ticker} reading: until
+   * then a load does not ask storage whether the file is still there, which on object storage is a
+   * request per load. Bounded by count.
+   */
+  private final Cache<String, Long> seenUntil;
+
+  private final Ticker ticker;
+
   /** Local warehouses only. */
   public MetadataFiles() {
     this(StorageConfig.local(Map.of()));
   }
 
   public MetadataFiles(StorageConfig storage) {
+    this(storage, Ticker.systemTicker());
+  }
+
+  MetadataFiles(StorageConfig storage, Ticker ticker) {
     this.storage = storage;
+    this.ticker = ticker;
+    Duration longest =
+        storage.all().stream()
+            .map(StorageProfile::metadataExistsTtl)
+            .max(Comparator.naturalOrder())
+            .orElse(Duration.ZERO);
+    this.seenUntil =
+        Caffeine.newBuilder()
+            .maximumSize(100_000)
+            .expireAfterWrite(longest.isZero() ? Duration.ofNanos(1) : longest)
+            .ticker(ticker)
+            .executor(Runnable::run)
+            .build();
   }
 
   public void write(TableMetadata metadata, String location) {
     TableMetadataParser.overwrite(metadata, io(location).newOutputFile(location));
+    seen(location);
   }
 
   /** Writes an already serialised metadata document (the processor has the JSON in hand). */
@@ -82,6 +112,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
       throw new UncheckedIOException("Cannot write " + location, e);
     }
     recentlyWritten.put(location, json);
+    seen(location);
   }
 
   /** The document written at this location by this process lately, if it is still held. */
@@ -129,12 +160,54 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   }
 
   /** Whether the location is on a local file system, where checking or reading it is a syscall. */
-  public boolean isLocal(String location) {
+  private boolean isLocal(String location) {
     return io(location) == local;
   }
 
+  /**
+   * Whether the file is in storage: true without asking when this process saw it within its
+   * storage's {@code metadata-exists-ttl}, otherwise storage's answer (a {@code stat} locally, a
+   * request on object storage).
+   */
   public boolean exists(String location) {
-    return io(location).newInputFile(location).exists();
+    if (seenLately(location)) {
+      return true;
+    }
+    boolean exists = io(location).newInputFile(location).exists();
+    if (exists) {
+      seen(location);
+    } else {
+      seenUntil.invalidate(location);
+    }
+    return exists;
+  }
+
+  /**
+   * Whether the file is known to be in storage without waiting on a request: seen within the ttl,
+   * or found by a {@code stat} on a local file system. False when absent or when only a request
+   * could tell.
+   */
+  public boolean knownToExist(String location) {
+    return seenLately(location) || (isLocal(location) && exists(location));
+  }
+
+  /** Deletes one file (a metadata file written ahead that no commit took). */
+  public void delete(String location) {
+    seenUntil.invalidate(location);
+    io(location).deleteFile(location);
+  }
+
+  private void seen(String location) {
+    Duration ttl =
+        storage.forLocation(location).map(StorageProfile::metadataExistsTtl).orElse(Duration.ZERO);
+    if (!ttl.isZero()) {
+      seenUntil.put(location, ticker.read() + ttl.toNanos());
+    }
+  }
+
+  private boolean seenLately(String location) {
+    Long until = seenUntil.getIfPresent(location);
+    return until != null && until - ticker.read() > 0;
   }
 
   public TableMetadata read(String location) {

@@ -100,6 +100,7 @@ public final class StorageConfig {
       String timeout = get(props, prefix, "io-timeout");
       String selfCheck = get(props, prefix, "self-check");
       String writeAhead = get(props, prefix, "write-ahead");
+      String existsTtl = get(props, prefix, "metadata-exists-ttl");
       return new StorageProfile(
           name,
           root,
@@ -108,7 +109,8 @@ public final class StorageConfig {
           vending,
           timeout == null ? null : Duration.parse(timeout),
           selfCheck == null ? null : SelfCheck.parse(selfCheck),
-          writeAhead == null ? null : StorageProfile.WriteAhead.parse(writeAhead));
+          writeAhead == null ? null : StorageProfile.WriteAhead.parse(writeAhead),
+          existsTtl == null ? null : Duration.parse(existsTtl));
     } catch (RuntimeException e) {
       throw new IllegalArgumentException(
           "Invalid storage configuration " + prefix + "*: " + e.getMessage(), e);

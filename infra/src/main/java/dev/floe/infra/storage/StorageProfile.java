@@ -20,6 +20,10 @@ import java.util.Objects;
  * @param selfCheck what the start-up probe of this storage does
  * @param writeAhead whether the API writes a commit's metadata file before the processor decides it
  *     (docs/architecture.md, <i>Writing ahead</i>)
+ * @param metadataExistsTtl how long after this process last saw a metadata file (wrote it, or found
+ *     it) a load trusts it is still there instead of asking storage: zero on a file system, where
+ *     asking is one {@code stat}; {@link #DEFAULT_OBJECT_STORE_EXISTS_TTL} on object storage, where
+ *     it is a request
  */
 public record StorageProfile(
     String name,
@@ -29,7 +33,8 @@ public record StorageProfile(
     Vending vending,
     Duration ioTimeout,
     SelfCheck selfCheck,
-    WriteAhead writeAhead) {
+    WriteAhead writeAhead,
+    Duration metadataExistsTtl) {
 
   public enum Scheme {
     FILE,
@@ -157,6 +162,14 @@ public record StorageProfile(
     ioTimeout = ioTimeout == null ? Duration.ofSeconds(5) : ioTimeout;
     selfCheck = selfCheck == null ? SelfCheck.OFF : selfCheck;
     writeAhead = writeAhead == null ? WriteAhead.AUTO : writeAhead;
+    metadataExistsTtl =
+        metadataExistsTtl != null
+            ? metadataExistsTtl
+            : scheme == Scheme.FILE ? Duration.ZERO : DEFAULT_OBJECT_STORE_EXISTS_TTL;
+    if (metadataExistsTtl.isNegative()) {
+      throw new IllegalArgumentException(
+          "Storage " + name + ": metadata-exists-ttl must not be negative");
+    }
     if (vending.enabled() && scheme == Scheme.S3 && s3.roleArn() == null) {
       throw new IllegalArgumentException(
           "Storage " + name + ": vending on S3 needs s3.role-arn (the role assumed to vend)");
@@ -166,6 +179,12 @@ public record StorageProfile(
           "Storage " + name + ": credentials cannot be vended for a file: root");
     }
   }
+
+  /**
+   * How long a load trusts that a metadata file this process saw (wrote, or found) is still there
+   * without asking storage again, on object storage where asking is a request (docs/storage.md).
+   */
+  public static final Duration DEFAULT_OBJECT_STORE_EXISTS_TTL = Duration.ofSeconds(10);
 
   public Scheme scheme() {
     return schemeOf(root);

@@ -92,6 +92,34 @@ class StorageConfigTest {
   }
 
   @Test
+  void trustsASeenMetadataFileForTenSecondsOnObjectStorageOnly() {
+    StorageConfig config =
+        StorageConfig.fromProperties(
+            props(
+                "floe.warehouse.nfs.metadata-exists-ttl", "PT2S",
+                "floe.warehouse.strict.metadata-exists-ttl", "PT0S",
+                "floe.storage-profile.gcs.location", "gs://cold/tables"),
+            Map.of(
+                "local", "file:///tmp/wh",
+                "nfs", "file:///mnt/nfs/wh",
+                "lake", "s3://lake/warehouse",
+                "strict", "s3://strict/warehouse"));
+
+    assertThat(config.warehouse("local").metadataExistsTtl()).isZero();
+    assertThat(config.warehouse("nfs").metadataExistsTtl()).hasSeconds(2);
+    assertThat(config.warehouse("lake").metadataExistsTtl()).hasSeconds(10);
+    assertThat(config.warehouse("strict").metadataExistsTtl()).isZero();
+    assertThat(config.profile("gcs").orElseThrow().metadataExistsTtl()).hasSeconds(10);
+    assertThatThrownBy(
+            () ->
+                StorageConfig.fromProperties(
+                    props("floe.warehouse.lake.metadata-exists-ttl", "-PT1S"),
+                    Map.of("lake", "s3://lake/warehouse")))
+        .hasMessageContaining("floe.warehouse.lake.")
+        .hasMessageContaining("metadata-exists-ttl");
+  }
+
+  @Test
   void refusesIncompleteOrContradictoryStorage() {
     assertThatThrownBy(
             () ->

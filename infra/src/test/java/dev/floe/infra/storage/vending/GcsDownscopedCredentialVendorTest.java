@@ -32,6 +32,7 @@ class GcsDownscopedCredentialVendorTest {
             new StorageProfile.Vending(true, Duration.ofHours(1)),
             Duration.ofSeconds(5),
             null,
+            null,
             null);
     GcsDownscopedCredentialVendor vendor =
         new GcsDownscopedCredentialVendor(

@@ -39,6 +39,7 @@ class S3StsCredentialVendorTest {
         new StorageProfile.Vending(true, Duration.ofMinutes(30)),
         Duration.ofSeconds(5),
         null,
+        null,
         null);
   }
 

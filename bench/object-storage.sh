@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Writing ahead on an object store a network away, measured: two Floe servers on one S3 API server
-# (S3Proxy, filesystem backend, behind DelayProxy, which holds every request for --delay-ms), one
-# with floe.warehouse.default.write-ahead=on and one with =off, driven by the same `floe bench`
-# workloads, alternating workload by workload. Prints the side-by-side table (Report --compare).
+# Floe on an object store a network away, measured: two Floe servers on one S3 API server
+# (S3Proxy, filesystem backend, behind DelayProxy, which holds every request for --delay-ms),
+# driven by the same `floe bench` workloads, alternating workload by workload:
+#   floe-s3        the defaults on S3: the API writes commits' metadata files ahead (write-ahead
+#                  auto), and a load trusts a metadata file seen in the last 10 s
+#                  (metadata-exists-ttl) instead of asking S3
+#   floe-s3-plain  write-ahead=off and metadata-exists-ttl=PT0S: the processor writes every
+#                  metadata file, and every load asks S3 whether the file is there
+# The commit workloads show the first setting, load-table the second. Prints the side-by-side
+# table (Report --compare).
 #
-#   bench/write-ahead.sh                       # 10 ms per exchange, the commit workloads, 6 s each
-#   DELAY_MS=25 bench/write-ahead.sh --duration 10
+#   bench/object-storage.sh                    # 10 ms per exchange, 6 s per workload
+#   DELAY_MS=25 bench/object-storage.sh --duration 10
 #
 # bench/run.sh runs it too (SKIP_BUILD=1: it has built everything) and puts its table in
 # docs/benchmarks.md.
@@ -13,13 +19,13 @@
 # Any option of `floe bench` may follow (bench/src/main/java/dev/floe/bench/Bench.java).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-work="${BENCH_DIR:-/tmp/floe-bench-write-ahead}"
+work="${BENCH_DIR:-/tmp/floe-bench-object-storage}"
 delay="${DELAY_MS:-10}"
 jvm="${BENCH_JVM_OPTS:--Xms1g -Xmx2g}"
 s3_port="${S3_PORT:-18600}"
 proxy_port="${PROXY_PORT:-18610}"
-on_port="${FLOE_ON_PORT:-18621}"
-off_port="${FLOE_OFF_PORT:-18622}"
+on_port="${FLOE_S3_PORT:-18621}"
+off_port="${FLOE_S3_PLAIN_PORT:-18622}"
 bench_cp="$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*"
 
 rm -rf "$work"
@@ -57,7 +63,7 @@ java -cp "$bench_cp" dev.floe.bench.DelayProxy --port "$proxy_port" \
 pids+=($!)
 until curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; do sleep 0.3; done
 
-start_floe() { # name port write-ahead
+start_floe() { # name port write-ahead metadata-exists-ttl
   cat > "$work/$1.properties" <<PROPS
 floe.warehouse.default.location=s3://lake/$1
 floe.warehouse.default.s3.endpoint=http://127.0.0.1:$proxy_port
@@ -66,6 +72,7 @@ floe.warehouse.default.s3.region=us-east-1
 floe.warehouse.default.s3.access-key-id=bench
 floe.warehouse.default.s3.secret-access-key=bench-secret
 floe.warehouse.default.write-ahead=$3
+floe.warehouse.default.metadata-exists-ttl=$4
 PROPS
   # shellcheck disable=SC2086
   java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
@@ -73,9 +80,9 @@ PROPS
     > "$work/$1.log" 2>&1 &
   pids+=($!)
 }
-echo "Starting Floe with write-ahead=on (port $on_port) and =off (port $off_port)..." >&2
-start_floe write-ahead "$on_port" on
-start_floe processor-writes "$off_port" off
+echo "Starting Floe with the defaults (port $on_port) and with both off (port $off_port)..." >&2
+start_floe floe-s3 "$on_port" auto PT10S
+start_floe floe-s3-plain "$off_port" off PT0S
 for port in "$on_port" "$off_port"; do
   for _ in $(seq 1 240); do
     curl -sf "http://localhost:$port/health/ready" > /dev/null && break
@@ -86,9 +93,9 @@ done
 
 # shellcheck disable=SC2086
 java $jvm -cp "$bench_cp" dev.floe.bench.Bench \
-  --target "write-ahead=http://localhost:$on_port,default,token-file=$work/write-ahead/admin.token" \
-  --target "processor-writes=http://localhost:$off_port,default,token-file=$work/processor-writes/admin.token" \
-  --only commit-1,commit-many-tables,hot-table-4 --hot-writers 4 --duration 6 --warmup 20 \
+  --target "floe-s3=http://localhost:$on_port,default,token-file=$work/floe-s3/admin.token" \
+  --target "floe-s3-plain=http://localhost:$off_port,default,token-file=$work/floe-s3-plain/admin.token" \
+  --only commit-1,commit-many-tables,hot-table-4,load-table --hot-writers 4 --duration 6 --warmup 20 \
   --json "$work/results.json" "$@" >&2
 stop
 trap - EXIT
