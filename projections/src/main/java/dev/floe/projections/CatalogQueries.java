@@ -52,6 +52,15 @@ public interface CatalogQueries {
   }
 
   /**
+   * The instance that hosts the table's key, as the exception a read here would throw, when that is
+   * another instance; empty when it is this one or none is known. Reads no store.
+   */
+  default Optional<NotLocalException> hostedElsewhere(
+      String warehouse, TableIdentifier identifier) {
+    return Optional.empty();
+  }
+
+  /**
    * The location the directory holds for a table: the one checked against every other table's when
    * the table was created, registered or renamed. Empty when unknown.
    */

@@ -121,6 +121,18 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     return value == null ? null : TableState.fromBytes(value, documents);
   }
 
+  @Override
+  public Optional<NotLocalException> hostedElsewhere(String warehouse, TableIdentifier identifier) {
+    try {
+      store(StoreNames.TABLES, Keys.table(warehouse, identifier));
+      return Optional.empty();
+    } catch (NotLocalException owner) {
+      return Optional.of(owner);
+    } catch (StoreUnavailableException unknown) {
+      return Optional.empty();
+    }
+  }
+
   /** The table's stored value from one local read; null when absent, held or elsewhere. */
   private byte[] tableBytesNow(String warehouse, TableIdentifier identifier) {
     String key = Keys.table(warehouse, identifier);

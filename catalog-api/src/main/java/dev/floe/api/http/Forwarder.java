@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import java.util.HashMap;
@@ -38,6 +39,18 @@ public final class Forwarder {
   }
 
   Future<HttpResult> forward(HttpServerRequest request, Buffer body, NotLocalException owner) {
+    return forward(request, body, owner, null);
+  }
+
+  /**
+   * @param unsent what answers instead when no connection to the owner could be made, so the
+   *     request certainly never left; null to answer 503 then, as for every other failure
+   */
+  Future<HttpResult> forward(
+      HttpServerRequest request,
+      Buffer body,
+      NotLocalException owner,
+      java.util.function.Supplier<Future<HttpResult>> unsent) {
     if (request.getHeader(FORWARDED) != null) {
       return Future.failedFuture(
           new ApiException(
@@ -50,14 +63,23 @@ public final class Forwarder {
             .setPort(owner.port())
             .setURI(request.uri())
             .setTimeout(30_000);
-    return client
-        .request(options)
-        .compose(
-            outgoing -> {
-              copyHeaders(request.headers(), outgoing.headers());
-              outgoing.putHeader(FORWARDED, "1");
-              return outgoing.send(body == null ? Buffer.buffer() : body);
-            })
+    Future<HttpClientRequest> connecting = client.request(options);
+    Future<HttpResult> answer =
+        connecting
+            .compose(outgoing -> exchange(outgoing, request, body))
+            .recover(Forwarder::ownerUnreachable);
+    return unsent == null
+        ? answer
+        : answer.recover(error -> connecting.failed() ? unsent.get() : Future.failedFuture(error));
+  }
+
+  /** Sends the request as it came, marked as forwarded, and reads the owner's answer. */
+  private static Future<HttpResult> exchange(
+      HttpClientRequest outgoing, HttpServerRequest request, Buffer body) {
+    copyHeaders(request.headers(), outgoing.headers());
+    outgoing.putHeader(FORWARDED, "1");
+    return outgoing
+        .send(body == null ? Buffer.buffer() : body)
         .compose(
             answer ->
                 answer
@@ -78,8 +100,7 @@ public final class Forwarder {
                               answer.statusCode(),
                               payload.length() == 0 ? null : payload.getBytes(),
                               headers);
-                        }))
-        .recover(Forwarder::ownerUnreachable);
+                        }));
   }
 
   /**

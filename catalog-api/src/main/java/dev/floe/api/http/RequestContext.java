@@ -21,6 +21,7 @@ public final class RequestContext {
   private volatile String commandId;
   private volatile dev.floe.api.auth.Caller caller;
   private volatile Object parsedBody;
+  private volatile boolean answerHere;
 
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
@@ -30,6 +31,18 @@ public final class RequestContext {
 
   public String requestId() {
     return requestId;
+  }
+
+  /**
+   * Whether this instance must answer the request itself rather than send it to another: it was
+   * sent here by another instance, or sending it on failed before it left.
+   */
+  boolean answerHere() {
+    return answerHere || request.getHeader(Forwarder.FORWARDED) != null;
+  }
+
+  void answerHere(boolean answerHere) {
+    this.answerHere = answerHere;
   }
 
   /** The command this request produced, once it produced one. */

@@ -201,7 +201,7 @@ public final class RestRouter {
       failAudited(context, route, HttpErrors.from(e));
       return;
     }
-    result = result.recover(error -> forwardIfElsewhere(request, body, error));
+    result = result.recover(error -> forwardIfElsewhere(request, body, error, route, context));
     result.onComplete(
         done -> {
           try {
@@ -251,13 +251,33 @@ public final class RestRouter {
     }
   }
 
-  /** A read whose key another instance hosts is answered by that instance. */
+  /**
+   * A read whose key another instance hosts is answered by that instance; so is a commit that
+   * instance can write ahead ({@link OwnerWritesAhead}), which this instance commits itself when
+   * the owner cannot be reached at all.
+   */
   private Future<HttpResult> forwardIfElsewhere(
-      HttpServerRequest request, Buffer body, Throwable error) {
+      HttpServerRequest request,
+      Buffer body,
+      Throwable error,
+      Route route,
+      RequestContext context) {
     Throwable cause =
         error instanceof java.util.concurrent.CompletionException && error.getCause() != null
             ? error.getCause()
             : error;
+    if (cause instanceof OwnerWritesAhead owner) {
+      java.util.function.Supplier<Future<HttpResult>> here =
+          () -> {
+            context.answerHere(true);
+            try {
+              return route.handler().handle(context);
+            } catch (RuntimeException e) {
+              return Future.failedFuture(e);
+            }
+          };
+      return forwarder == null ? here.get() : forwarder.forward(request, body, owner, here);
+    }
     if (cause instanceof dev.floe.projections.NotLocalException owner && forwarder != null) {
       return forwarder.forward(request, body, owner);
     }

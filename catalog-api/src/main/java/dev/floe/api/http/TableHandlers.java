@@ -296,7 +296,7 @@ final class TableHandlers {
         new CommitTableCommand(
             catalog.header(request), warehouse, table, body.requirements(), body.updates());
     return writeAhead
-        .commit(warehouse, table, command)
+        .commit(request, warehouse, table, command)
         .compose(reply -> ReplyBodies.table(catalog, reply));
   }
 

@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * reads it, or, while a commit of the table is under way from this instance, on the state that
  * commit leaves if its file is taken ({@link Chain}). It rejects nothing: a commit it would refuse
  * is sent as it came, and the processor decides it on the latest state. It is tried only when this
- * instance holds the table's partition.
+ * instance holds the table's partition; a commit of a table another instance holds is sent to that
+ * instance ({@link OwnerWritesAhead}), unless it cannot be reached.
  *
  * <p>A file written ahead that the processor did not take (the reply names another file, or
  * rejects) is deleted; when the outcome is unknown it is left, as a client's files are.
@@ -88,10 +89,12 @@ final class WriteAhead {
   /**
    * Commits, writing the metadata file ahead where it can; fails as {@link CatalogContext#submit}.
    */
-  Future<CommandReply> commit(String warehouse, TableIdentifier table, CommitTableCommand command) {
+  Future<CommandReply> commit(
+      RequestContext request, String warehouse, TableIdentifier table, CommitTableCommand command) {
     TableState stored = anywhere ? storedIfWrittenAhead(warehouse, table) : null;
     if (stored == null) {
-      return catalog.submit(command);
+      java.util.Optional<OwnerWritesAhead> owner = ownerWritesAhead(request, warehouse, table);
+      return owner.isPresent() ? Future.failedFuture(owner.get()) : catalog.submit(command);
     }
     String key = command.key();
     Promise<Tip> decided = Promise.promise();
@@ -140,6 +143,27 @@ final class WriteAhead {
           : null;
     } catch (RuntimeException e) {
       return null; // a store that moved or closed meanwhile: the processor decides as before
+    }
+  }
+
+  /**
+   * The instance to send the commit to, when another instance hosts the table and the warehouse is
+   * written ahead (StorageProfile#writesAhead): that instance holds the table's state, so it can
+   * write the file ahead, where this one could only leave it to the processor. Never for a request
+   * that must be answered here (it came from another instance, or the owner could not be reached).
+   * A table bound to a storage profile that is written ahead, in a warehouse that is not, is not
+   * sent on.
+   */
+  private java.util.Optional<OwnerWritesAhead> ownerWritesAhead(
+      RequestContext request, String warehouse, TableIdentifier table) {
+    StorageProfile profile = storage.warehouse(warehouse);
+    if (!anywhere || request.answerHere() || profile == null || !profile.writesAhead()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      return catalog.queries().hostedElsewhere(warehouse, table).map(OwnerWritesAhead::new);
+    } catch (RuntimeException e) {
+      return java.util.Optional.empty();
     }
   }
 

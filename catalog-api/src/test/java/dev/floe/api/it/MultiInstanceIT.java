@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Two instances share the partitions of one Kafka cluster: any instance answers any request (a read
  * for a key the other hosts is forwarded to it), and a write acknowledged by one is seen by the
- * next read on the other.
+ * next read on the other; a commit on a warehouse that is written ahead is sent to the instance
+ * that hosts the table.
  */
 class MultiInstanceIT {
   private static final Schema SCHEMA =
@@ -104,6 +105,71 @@ class MultiInstanceIT {
                   .metadataFileLocation())
           .as("the retry had no second effect")
           .isEqualTo(location);
+    }
+  }
+
+  /**
+   * On a warehouse that is written ahead, a commit that reaches the instance which does not host
+   * the table is sent to the one that does, which writes the metadata file ahead (it holds the
+   * table's state); without that the processor would write it on its stream thread.
+   */
+  @Test
+  void commitsReachingTheOtherInstanceAreWrittenAheadByTheOwner() throws Exception {
+    // One warehouse for both, as in production (by default each would have its own data dir's).
+    Map<String, String> writeAhead =
+        Map.of(
+            "floe.warehouse.default.write-ahead",
+            "on",
+            "floe.warehouse.default.location",
+            first.resolve("lake").toUri().toString());
+    Map<String, String> joining = new HashMap<>(writeAhead);
+    try (FloeProcess a = new FloeProcess(first, writeAhead).start()) {
+      joining.put("floe.kafka.bootstrap-servers", FloeProcess.embeddedKafka(first));
+      try (FloeProcess b = new FloeProcess(second, joining).start();
+          RESTCatalog viaB = RestClients.connect(b.uri(), Map.of())) {
+        viaB.createNamespace(NS);
+        List<TableIdentifier> tables = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+          TableIdentifier id = TableIdentifier.of(NS, "w" + i);
+          viaB.createTable(id, SCHEMA, PartitionSpec.unpartitioned(), new HashMap<>());
+          tables.add(id);
+        }
+        awaitEveryTableLoads(viaB, tables);
+
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.Set<String> answeredBy = new java.util.HashSet<>();
+        for (TableIdentifier id : tables) {
+          for (int i = 0; i < 3; i++) {
+            java.net.http.HttpResponse<String> commit =
+                post(
+                    http,
+                    b.uri() + "/v1/default/namespaces/shared/tables/" + id.name(),
+                    "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\","
+                        + "\"updates\":{\"round\":\""
+                        + i
+                        + "\"}}]}",
+                    dev.floe.api.Uuid7.next().toString());
+            assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
+            answeredBy.add(commit.headers().firstValue("X-Floe-Served-By").orElseThrow());
+          }
+        }
+        assertThat(answeredBy).as("instances that answered B's commits").hasSize(2);
+
+        List<dev.floe.events.event.TableCommittedEvent> commits =
+            FloeProcess.events(first).stream()
+                .filter(dev.floe.events.event.TableCommittedEvent.class::isInstance)
+                .map(dev.floe.events.event.TableCommittedEvent.class::cast)
+                .filter(e -> e.identifier().namespace().equals(NS))
+                .toList();
+        assertThat(commits).hasSize(tables.size() * 3);
+        // The processor names a file it writes by the command's id, the API by a name of its own.
+        assertThat(commits)
+            .as("every commit's file was written ahead, whichever instance hosts its table")
+            .allSatisfy(c -> assertThat(c.metadataLocation()).doesNotContain(c.commandId()));
+        for (TableIdentifier id : tables) {
+          assertThat(viaB.loadTable(id).properties()).containsEntry("round", "2");
+        }
+      }
     }
   }
 
