@@ -12,6 +12,10 @@
 #
 #   bench/object-storage.sh                    # 10 ms per exchange, 6 s per workload
 #   DELAY_MS=25 bench/object-storage.sh --duration 10
+#   SECOND_INSTANCE=1 bench/object-storage.sh  # each server gets a second instance on its broker
+#                                              # and warehouse; the workloads go to the second, so
+#                                              # about half of them reach an instance that does not
+#                                              # hold their table
 #
 # bench/run.sh runs it too (SKIP_BUILD=1: it has built everything) and puts its table in
 # docs/benchmarks.md.
@@ -63,9 +67,9 @@ java -cp "$bench_cp" dev.floe.bench.DelayProxy --port "$proxy_port" \
 pids+=($!)
 until curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; do sleep 0.3; done
 
-start_floe() { # name port write-ahead metadata-exists-ttl
+start_floe() { # name port write-ahead metadata-exists-ttl [instance whose broker and warehouse to join]
   cat > "$work/$1.properties" <<PROPS
-floe.warehouse.default.location=s3://lake/$1
+floe.warehouse.default.location=s3://lake/${5:-$1}
 floe.warehouse.default.s3.endpoint=http://127.0.0.1:$proxy_port
 floe.warehouse.default.s3.path-style-access=true
 floe.warehouse.default.s3.region=us-east-1
@@ -74,6 +78,10 @@ floe.warehouse.default.s3.secret-access-key=bench-secret
 floe.warehouse.default.write-ahead=$3
 floe.warehouse.default.metadata-exists-ttl=$4
 PROPS
+  if [ -n "${5:-}" ]; then
+    echo "floe.kafka.bootstrap-servers=localhost:$(sed -n 's/^port=//p' "$work/$5/kafka-ports.properties")" \
+      >> "$work/$1.properties"
+  fi
   # shellcheck disable=SC2086
   java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
     dev.floe.api.Main serve --port "$2" --data-dir "$work/$1" --config "$work/$1.properties" \
@@ -83,18 +91,31 @@ PROPS
 echo "Starting Floe with the defaults (port $on_port) and with both off (port $off_port)..." >&2
 start_floe floe-s3 "$on_port" auto PT10S
 start_floe floe-s3-plain "$off_port" off PT0S
-for port in "$on_port" "$off_port"; do
-  for _ in $(seq 1 240); do
-    curl -sf "http://localhost:$port/health/ready" > /dev/null && break
-    sleep 0.5
+await_ready() {
+  for port in "$@"; do
+    for _ in $(seq 1 240); do
+      curl -sf "http://localhost:$port/health/ready" > /dev/null && break
+      sleep 0.5
+    done
+    curl -sf "http://localhost:$port/health/ready" > /dev/null
   done
-  curl -sf "http://localhost:$port/health/ready" > /dev/null
-done
+}
+await_ready "$on_port" "$off_port"
+on_url="http://localhost:$on_port"
+off_url="http://localhost:$off_port"
+if [ -n "${SECOND_INSTANCE:-}" ]; then
+  echo "Starting a second instance of each (ports $((on_port + 10)) and $((off_port + 10)))..." >&2
+  start_floe floe-s3-b "$((on_port + 10))" auto PT10S floe-s3
+  start_floe floe-s3-plain-b "$((off_port + 10))" off PT0S floe-s3-plain
+  await_ready "$((on_port + 10))" "$((off_port + 10))"
+  on_url="http://localhost:$((on_port + 10))"
+  off_url="http://localhost:$((off_port + 10))"
+fi
 
 # shellcheck disable=SC2086
 java $jvm -cp "$bench_cp" dev.floe.bench.Bench \
-  --target "floe-s3=http://localhost:$on_port,default,token-file=$work/floe-s3/admin.token" \
-  --target "floe-s3-plain=http://localhost:$off_port,default,token-file=$work/floe-s3-plain/admin.token" \
+  --target "floe-s3=$on_url,default,token-file=$work/floe-s3/admin.token" \
+  --target "floe-s3-plain=$off_url,default,token-file=$work/floe-s3-plain/admin.token" \
   --only commit-1,commit-many-tables,hot-table-4,load-table --hot-writers 4 --duration 6 --warmup 20 \
   --json "$work/results.json" "$@" >&2
 stop
