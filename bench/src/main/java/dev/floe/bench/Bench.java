@@ -13,74 +13,53 @@ import java.util.Map;
  * alternating between them workload by workload, and writes the figures as JSON (and, with {@code
  * --report}, as the Markdown of docs/benchmarks.md).
  *
- * <pre>
- * floe bench --target floe=http://localhost:8181,default --target peer=http://localhost:8182
- *            [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2]
- *            [--tables 5] [--properties 3]
- *            [--open-loop-rate 200] [--big-snapshots 10000] [--many-tables 10000]
- *            [--hot-writers 4,16,32] [--only name,...] [--json out.json] [--report out.md]
- *            [--notes notes.md]
- * </pre>
+ * <p>The command line is {@link BenchCommand}'s ({@code floe bench --help}); {@code bin/floe bench}
+ * runs it.
  */
 public final class Bench {
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> options = new LinkedHashMap<>();
-    List<String> targets = new ArrayList<>();
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (!arg.startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("Expected --option value, got " + arg);
+    if (args.length == 0 || List.of("--help", "-h", "help").contains(args[0])) {
+      (args.length == 0 ? System.err : System.out).print(BenchCommand.usage());
+      if (args.length == 0) {
+        System.exit(2);
       }
-      String value = args[++i];
-      if (arg.equals("--target")) {
-        targets.add(value);
-      } else {
-        options.put(arg.substring(2), value);
-      }
+      return;
     }
-    if (targets.isEmpty()) {
-      throw new IllegalArgumentException("Name at least one --target name=uri[,warehouse]");
+    BenchCommand command;
+    try {
+      command = BenchCommand.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("floe bench: " + e.getMessage());
+      System.err.print(BenchCommand.usage());
+      System.exit(2);
+      return;
     }
-    Workloads.Settings settings =
-        new Workloads.Settings(
-            intOption(options, "width", 4),
-            intOption(options, "depth", 2),
-            intOption(options, "tables", 5),
-            intOption(options, "properties", 3),
-            intOption(options, "clients", 4),
-            intOption(options, "duration", 15),
-            intOption(options, "warmup", 20),
-            intOption(options, "open-loop-rate", 200),
-            intOption(options, "big-snapshots", 10_000),
-            intOption(options, "many-tables", 10_000),
-            java.util.Arrays.stream(options.getOrDefault("hot-writers", "4,16,32").split(","))
-                .map(String::trim)
-                .map(Integer::parseInt)
-                .toList());
-    List<String> only =
-        options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of();
+    run(command);
+  }
 
+  private static void run(BenchCommand command) throws Exception {
+    Map<String, String> options = command.options();
+    Workloads.Settings settings = command.settings();
+    List<String> only = command.only();
+    List<String> targets = command.targets().stream().map(BenchCommand.Target::spec).toList();
     List<Workloads> runs = new ArrayList<>();
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
-    for (String spec : targets) {
-      String name = spec.substring(0, spec.indexOf('='));
-      // name=URI[,WAREHOUSE[,token-file=PATH]]
-      String[] rest = spec.substring(spec.indexOf('=') + 1).split(",", 3);
-      String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
-      String token = null;
-      if (rest.length > 2 && rest[2].startsWith("token-file=")) {
-        token =
-            java.nio.file.Files.readString(Path.of(rest[2].substring("token-file=".length())))
-                .trim();
+    for (BenchCommand.Target target : command.targets()) {
+      RestTarget catalog;
+      try {
+        catalog = target.connect();
+      } catch (IllegalStateException e) {
+        System.err.println("floe bench: " + e.getMessage());
+        System.exit(1);
+        return;
       }
-      RestTarget target = new RestTarget(name, rest[0], warehouse, token);
-      runs.add(new Workloads(target, settings));
-      results.put(name, new LinkedHashMap<>());
+      runs.add(new Workloads(catalog, settings));
+      results.put(target.name(), new LinkedHashMap<>());
     }
     for (int i = 0; i < runs.size(); i++) {
-      String name = targets.get(i).substring(0, targets.get(i).indexOf('='));
+      String name = command.targets().get(i).name();
       System.err.printf("%s: create-tree%n", name);
       results.get(name).put("create-tree", runs.get(i).setUp().toMap());
     }
@@ -93,7 +72,7 @@ public final class Bench {
       // Alternate which catalog goes first, so neither always runs on a warmer machine.
       for (int k = 0; k < runs.size(); k++) {
         int i = (w % 2 == 0) ? k : runs.size() - 1 - k;
-        String name = targets.get(i).substring(0, targets.get(i).indexOf('='));
+        String name = command.targets().get(i).name();
         System.err.printf("%s: %s%n", name, workload);
         Stats stats = runs.get(i).run(workload);
         results.get(name).put(workload, stats.toMap());
@@ -111,7 +90,7 @@ public final class Bench {
 
     for (int i = 0; i < runs.size(); i++) {
       // What setting up the big table and the many tables measured (many-tables-create).
-      String name = targets.get(i).substring(0, targets.get(i).indexOf('='));
+      String name = command.targets().get(i).name();
       results.get(name).putAll(runs.get(i).setUpResults());
     }
     ObjectNode document = RestTarget.JSON.createObjectNode();
@@ -132,9 +111,5 @@ public final class Bench {
           options.containsKey("notes") ? Files.readString(Path.of(options.get("notes"))) : "";
       Files.writeString(Path.of(options.get("report")), Report.markdown(document, notes));
     }
-  }
-
-  private static int intOption(Map<String, String> options, String name, int fallback) {
-    return options.containsKey(name) ? Integer.parseInt(options.get(name)) : fallback;
   }
 }

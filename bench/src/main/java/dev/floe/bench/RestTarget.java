@@ -35,8 +35,15 @@ final class RestTarget {
     this.http = new Http1();
     String query = warehouse == null ? "" : "?warehouse=" + encode(warehouse);
     Response config = send("GET", this.uri + "/v1/config" + query, null);
+    if (config.status() == -1) {
+      throw new IllegalStateException(name + ": cannot reach " + this.uri + ": " + config.body());
+    }
     if (config.status() != 200) {
-      throw new IllegalStateException(name + ": GET /v1/config answered " + config.status());
+      throw new IllegalStateException(
+          name
+              + ": GET /v1/config answered "
+              + config.status()
+              + (config.status() == 401 ? " (give the target a token-file=PATH)" : ""));
     }
     String prefix = setting(config.json(), "prefix");
     this.base = this.uri + "/v1/" + (prefix == null ? "" : prefix + "/");

@@ -61,6 +61,11 @@ final class Workloads {
 
   /** The workloads in the order a run measures them. */
   List<String> names() {
+    return names(settings.hotWriters());
+  }
+
+  /** The workloads in the order a run with these hot-table writer counts measures them. */
+  static List<String> names(List<Integer> hotWriters) {
     List<String> names =
         new ArrayList<>(
             List.of(
@@ -76,7 +81,7 @@ final class Workloads {
                 "mixed-90-10",
                 "commit-1",
                 "commit-many-tables"));
-    for (int writers : settings.hotWriters()) {
+    for (int writers : hotWriters) {
       names.add("hot-table-" + writers);
     }
     names.addAll(

@@ -18,6 +18,7 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
        floe events tail [...]   floe audit tail [...]   (see README.md)
        floe broker [--data-dir ./floe-broker] [--port 0]
        floe principals|tokens|grants|visibility ...   (floe principals help)
+       floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH]] ...   (floe bench --help)
 
   --port       HTTP port of the Iceberg REST catalog (default 8181)
   --host       address to listen on (default 0.0.0.0)
@@ -29,6 +30,8 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
 
 floe latency measures sequential commit and load round trips against a running catalog.
 floe replay rebuilds the catalog from floe.events and compares it with the live one.
+floe bench measures Iceberg REST catalogs side by side (bin/floe runs the bench module;
+  docs/benchmarks.md).
 floe broker runs only the single-node Kafka broker (KRaft) that floe serve embeds, as its own
   process, until SIGTERM; it keeps its ports across restarts. Point floe serve --kafka at it
   (the fault harness, bench/fault-harness.sh, runs it so it can kill it separately).

@@ -1,0 +1,204 @@
+package dev.floe.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The command line of {@code floe bench}, checked before anything runs: a misspelt option or
+ * workload would otherwise be ignored, and a run of many minutes would measure something else than
+ * was asked, or nothing.
+ */
+record BenchCommand(
+    List<BenchCommand.Target> targets,
+    Map<String, String> options,
+    Workloads.Settings settings,
+    List<String> only) {
+
+  /**
+   * A catalog to measure, as named on the command line ({@code spec}); nothing is contacted yet.
+   */
+  record Target(String spec, String name, String uri, String warehouse, String token) {
+    RestTarget connect() {
+      return new RestTarget(name, uri, warehouse, token);
+    }
+
+    /** The command line's words, which name the token's file, never the token. */
+    @Override
+    public String toString() {
+      return spec;
+    }
+  }
+
+  static final String USAGE =
+      """
+      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH]] [--target ...]
+                        [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2]
+                        [--tables 5] [--properties 3] [--open-loop-rate 200]
+                        [--big-snapshots 10000] [--many-tables 10000] [--hot-writers 4,16,32]
+                        [--only WORKLOAD,...] [--json out.json] [--report out.md] [--notes notes.md]
+
+        Runs the same workloads against every target (any Iceberg REST catalog), alternating
+        between them workload by workload; each workload is warmed up for --warmup seconds, then
+        measured for --duration seconds with --clients threads. Figures go to --json (else to
+        standard output) and, with --report, into a Markdown report. bench/run.sh runs it against
+        Floe and Iceberg's reference server and writes docs/benchmarks.md.
+
+        Workloads (create-tree, the namespaces and tables the others use, is always measured
+        first): %s
+      """;
+
+  private static final Set<String> NUMBERS =
+      Set.of(
+          "width",
+          "depth",
+          "tables",
+          "properties",
+          "clients",
+          "duration",
+          "warmup",
+          "open-loop-rate",
+          "big-snapshots",
+          "many-tables");
+  private static final Set<String> OTHERS =
+      Set.of("hot-writers", "only", "json", "report", "notes");
+
+  /** The usage text, with the names of the workloads a run with the default writers measures. */
+  static String usage() {
+    return USAGE.formatted(String.join(", ", Workloads.names(List.of(4, 16, 32))));
+  }
+
+  /**
+   * @throws IllegalArgumentException naming what is wrong with the command line
+   */
+  static BenchCommand parse(String[] args) {
+    Map<String, String> options = new LinkedHashMap<>();
+    List<String> specs = new ArrayList<>();
+    for (int i = 0; i < args.length; i += 2) {
+      String arg = args[i];
+      if (!arg.startsWith("--") || i + 1 >= args.length) {
+        throw new IllegalArgumentException("Expected --option value, got " + arg);
+      }
+      String name = arg.substring(2);
+      if (name.equals("target")) {
+        specs.add(args[i + 1]);
+      } else if (NUMBERS.contains(name) || OTHERS.contains(name)) {
+        options.put(name, args[i + 1]);
+      } else {
+        throw new IllegalArgumentException("Unknown option " + arg);
+      }
+    }
+    if (specs.isEmpty()) {
+      throw new IllegalArgumentException("Name at least one --target NAME=URI[,WAREHOUSE]");
+    }
+    Workloads.Settings settings =
+        new Workloads.Settings(
+            number(options, "width", 4),
+            number(options, "depth", 2),
+            number(options, "tables", 5),
+            number(options, "properties", 3),
+            number(options, "clients", 4),
+            number(options, "duration", 15),
+            number(options, "warmup", 20),
+            number(options, "open-loop-rate", 200),
+            number(options, "big-snapshots", 10_000),
+            number(options, "many-tables", 10_000),
+            numbers(options.getOrDefault("hot-writers", "4,16,32")));
+    List<String> only = options.containsKey("only") ? names(options.get("only")) : List.of();
+    List<String> known = Workloads.names(settings.hotWriters());
+    for (String workload : only) {
+      if (!known.contains(workload)) {
+        throw new IllegalArgumentException(
+            "Unknown workload " + workload + " in --only; known: " + String.join(", ", known));
+      }
+    }
+    List<Target> targets = new ArrayList<>();
+    for (String spec : specs) {
+      Target target = target(spec);
+      if (targets.stream().anyMatch(t -> t.name().equals(target.name()))) {
+        throw new IllegalArgumentException("Two targets are named " + target.name());
+      }
+      targets.add(target);
+    }
+    return new BenchCommand(
+        List.copyOf(targets), java.util.Collections.unmodifiableMap(options), settings, only);
+  }
+
+  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH]]}. */
+  private static Target target(String spec) {
+    int equals = spec.indexOf('=');
+    String[] rest = spec.substring(equals + 1).split(",", 3);
+    if (equals <= 0 || !(rest[0].startsWith("http://") || rest[0].startsWith("https://"))) {
+      throw new IllegalArgumentException(
+          "A --target is NAME=URI[,WAREHOUSE[,token-file=PATH]] with an http(s) URI, got " + spec);
+    }
+    String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
+    String token = null;
+    if (rest.length > 2) {
+      if (!rest[2].startsWith("token-file=")) {
+        throw new IllegalArgumentException(
+            "Expected token-file=PATH after the warehouse in " + spec);
+      }
+      Path file = Path.of(rest[2].substring("token-file=".length()));
+      try {
+        token = Files.readString(file).trim();
+      } catch (IOException e) {
+        throw new IllegalArgumentException("Cannot read the token file " + file + ": " + e, e);
+      }
+    }
+    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token);
+  }
+
+  private static int number(Map<String, String> options, String name, int fallback) {
+    if (!options.containsKey(name)) {
+      return fallback;
+    }
+    String value = options.get(name).trim();
+    int number;
+    try {
+      number = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " takes a whole number, got " + value, e);
+    }
+    // No warm-up, or namespaces without properties, are runs one may want; the rest need some.
+    int least = name.equals("warmup") || name.equals("properties") ? 0 : 1;
+    if (number < least) {
+      throw new IllegalArgumentException(
+          "--" + name + " must be at least " + least + ", got " + value);
+    }
+    return number;
+  }
+
+  /** Positive whole numbers, comma-separated. */
+  private static List<Integer> numbers(String value) {
+    List<Integer> numbers = new ArrayList<>();
+    for (String part : names(value)) {
+      int number;
+      try {
+        number = Integer.parseInt(part);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("Expected a whole number, got " + part, e);
+      }
+      if (number <= 0) {
+        throw new IllegalArgumentException("Expected a number above 0, got " + part);
+      }
+      numbers.add(number);
+    }
+    return numbers;
+  }
+
+  private static List<String> names(String value) {
+    List<String> names =
+        Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+    if (names.isEmpty()) {
+      throw new IllegalArgumentException("Expected a comma-separated list, got '" + value + "'");
+    }
+    return names;
+  }
+}
