@@ -20,11 +20,8 @@ public final class Bench {
   private Bench() {}
 
   public static void main(String[] args) throws Exception {
-    if (args.length == 0 || List.of("--help", "-h", "help").contains(args[0])) {
-      (args.length == 0 ? System.err : System.out).print(BenchCommand.usage());
-      if (args.length == 0) {
-        System.exit(2);
-      }
+    if (args.length > 0 && List.of("--help", "-h", "help").contains(args[0])) {
+      System.out.print(BenchCommand.usage());
       return;
     }
     BenchCommand command;

@@ -109,7 +109,7 @@ record BenchCommand(
             number(options, "open-loop-rate", 200),
             number(options, "big-snapshots", 10_000),
             number(options, "many-tables", 10_000),
-            numbers(options.getOrDefault("hot-writers", "4,16,32")));
+            numbers("hot-writers", options.getOrDefault("hot-writers", "4,16,32")));
     List<String> only = options.containsKey("only") ? names(options.get("only")) : List.of();
     List<String> known = Workloads.names(settings.hotWriters());
     for (String workload : only) {
@@ -156,41 +156,28 @@ record BenchCommand(
   }
 
   private static int number(Map<String, String> options, String name, int fallback) {
-    if (!options.containsKey(name)) {
-      return fallback;
-    }
-    String value = options.get(name).trim();
+    // No warm-up, or namespaces without properties, are runs one may want; the rest need some.
+    int least = name.equals("warmup") || name.equals("properties") ? 0 : 1;
+    return options.containsKey(name) ? whole(name, options.get(name).trim(), least) : fallback;
+  }
+
+  /** The comma-separated numbers of option {@code name}, each at least 1. */
+  private static List<Integer> numbers(String name, String value) {
+    return names(value).stream().map(part -> whole(name, part, 1)).toList();
+  }
+
+  private static int whole(String option, String value, int least) {
     int number;
     try {
       number = Integer.parseInt(value);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + name + " takes a whole number, got " + value, e);
+      throw new IllegalArgumentException("--" + option + " takes whole numbers, got " + value, e);
     }
-    // No warm-up, or namespaces without properties, are runs one may want; the rest need some.
-    int least = name.equals("warmup") || name.equals("properties") ? 0 : 1;
     if (number < least) {
       throw new IllegalArgumentException(
-          "--" + name + " must be at least " + least + ", got " + value);
+          "--" + option + " must be at least " + least + ", got " + value);
     }
     return number;
-  }
-
-  /** Positive whole numbers, comma-separated. */
-  private static List<Integer> numbers(String value) {
-    List<Integer> numbers = new ArrayList<>();
-    for (String part : names(value)) {
-      int number;
-      try {
-        number = Integer.parseInt(part);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("Expected a whole number, got " + part, e);
-      }
-      if (number <= 0) {
-        throw new IllegalArgumentException("Expected a number above 0, got " + part);
-      }
-      numbers.add(number);
-    }
-    return numbers;
   }
 
   private static List<String> names(String value) {

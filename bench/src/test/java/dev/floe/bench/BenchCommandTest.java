@@ -91,6 +91,7 @@ class BenchCommandTest {
 
   @Test
   void needsATarget() {
+    assertThatThrownBy(() -> parse()).hasMessageContaining("at least one --target");
     assertThatThrownBy(() -> parse("--duration", "6"))
         .hasMessageContaining("at least one --target");
   }
@@ -124,11 +125,11 @@ class BenchCommandTest {
   @Test
   void refusesNumbersThatAreNotOrAreTooSmall() {
     assertThatThrownBy(() -> parse("--target", TARGET, "--duration", "six"))
-        .hasMessage("--duration takes a whole number, got six");
+        .hasMessage("--duration takes whole numbers, got six");
     assertThatThrownBy(() -> parse("--target", TARGET, "--clients", "0"))
         .hasMessage("--clients must be at least 1, got 0");
     assertThatThrownBy(() -> parse("--target", TARGET, "--hot-writers", "4,0"))
-        .hasMessage("Expected a number above 0, got 0");
+        .hasMessage("--hot-writers must be at least 1, got 0");
     assertThat(parse("--target", TARGET, "--properties", "0").settings().propertiesPerNamespace())
         .isZero();
   }

@@ -3,7 +3,8 @@ package dev.floe.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
+import dev.floe.api.FloeServer;
+import dev.floe.infra.config.FloeConfig;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,67 +22,38 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code bin/floe bench}, as a user runs it, against a real {@code floe serve} (embedded Kafka,
- * access control on): the workloads asked for are measured through the token in the token file, and
- * a command line with a misspelt workload is refused before anything is measured.
+ * {@code bin/floe bench}, as a user runs it, against a real Floe server (embedded Kafka, access
+ * control on, started in this JVM): the workloads asked for are measured through the token in the
+ * token file, and a command line with a misspelt workload is refused before anything is measured.
  */
 class FloeBenchCommandIT {
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
   @TempDir static Path dir;
-  private static Process floe;
+  private static FloeServer floe;
   private static int port;
 
   @BeforeAll
   static void startFloe() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      port = socket.getLocalPort();
-    }
-    Path lib = ROOT.resolve("catalog-api/target/lib");
-    Path jar = ROOT.resolve("catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar");
-    floe =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g",
-                "-cp",
-                jar + java.io.File.pathSeparator + lib + "/*",
-                "dev.floe.api.Main",
-                "serve",
-                "--port",
-                String.valueOf(port),
-                "--data-dir",
-                dir.resolve("floe").toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("floe.log").toFile())
-            .start();
+    java.util.Properties config = new java.util.Properties();
+    config.setProperty("floe.port", "0");
+    config.setProperty("floe.data-dir", dir.resolve("floe").toString());
+    floe = FloeServer.start(FloeConfig.fromProperties(config));
+    port = floe.port();
     HttpClient http = HttpClient.newHttpClient();
+    HttpRequest ready =
+        HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health/ready")).build();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (true) {
-      try {
-        HttpResponse<Void> ready =
-            http.send(
-                HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/health/ready"))
-                    .build(),
-                HttpResponse.BodyHandlers.discarding());
-        if (ready.statusCode() == 200) {
-          break;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      assertThat(floe.isAlive())
-          .as("floe serve is running (see %s)", dir.resolve("floe.log"))
-          .isTrue();
-      assertThat(System.nanoTime()).as("floe serve became ready within 120 s").isLessThan(deadline);
+    while (http.send(ready, HttpResponse.BodyHandlers.discarding()).statusCode() != 200) {
+      assertThat(System.nanoTime()).as("floe became ready within 120 s").isLessThan(deadline);
       Thread.sleep(250);
     }
   }
 
   @AfterAll
-  static void stopFloe() throws Exception {
+  static void stopFloe() {
     if (floe != null) {
-      floe.destroy();
-      floe.waitFor(30, TimeUnit.SECONDS);
+      floe.close();
     }
   }
 
