@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.LinkOption;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -29,8 +30,28 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  * A {@link FileIO} for {@code file:} locations on java.nio, so the catalog needs no Hadoop for a
  * local warehouse. Overwrites go through a temporary file and an atomic move: a reader never sees
  * half a metadata file.
+ *
+ * <p>Built with storage roots, it reads, writes, lists and deletes only below them, and never
+ * through a symbolic link below a root: a link planted inside a warehouse (by anyone who can write
+ * to its disk) cannot send Floe, which may run with more rights, to a file outside it.
  */
 public class LocalFileIO implements FileIO, SupportsPrefixOperations {
+  /** The directories it may touch below; null when unconfined. */
+  private final List<Path> roots;
+
+  /** Unconfined: any absolute path (tests, and tools that are given a path by hand). */
+  public LocalFileIO() {
+    this.roots = null;
+  }
+
+  private LocalFileIO(List<Path> roots) {
+    this.roots = roots.stream().map(p -> p.toAbsolutePath().normalize()).toList();
+  }
+
+  /** Confined to these directories (to none at all when the list is empty). */
+  public static LocalFileIO confinedTo(List<Path> roots) {
+    return new LocalFileIO(roots);
+  }
 
   /**
    * {@code file:///a/b}, {@code file:/a/b} and {@code /a/b} all name {@code /a/b}; nothing is
@@ -44,23 +65,52 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
         path = path.substring(2);
       }
     }
-    return Paths.get(path);
+    Path resolved = Paths.get(path);
+    if (!resolved.isAbsolute()) {
+      throw new IllegalArgumentException("Not an absolute file location: " + location);
+    }
+    return resolved;
+  }
+
+  /**
+   * The path of a location, when it lies below a root and no existing component below that root is
+   * a symbolic link; otherwise {@link IllegalArgumentException}.
+   */
+  private Path confined(String location) {
+    Path path = toPath(location).normalize();
+    if (roots == null) {
+      return path;
+    }
+    for (Path root : roots) {
+      if (path.startsWith(root) && !path.equals(root)) {
+        Path current = root;
+        for (Path part : root.relativize(path)) {
+          current = current.resolve(part);
+          if (Files.isSymbolicLink(current)) {
+            throw new IllegalArgumentException(
+                "Refusing a symbolic link inside the storage root: " + location);
+          }
+        }
+        return path;
+      }
+    }
+    throw new IllegalArgumentException("Outside every storage root: " + location);
   }
 
   @Override
   public InputFile newInputFile(String location) {
-    return new LocalInputFile(location, toPath(location));
+    return new LocalInputFile(location, confined(location));
   }
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutputFile(location, toPath(location));
+    return new LocalOutputFile(location, confined(location));
   }
 
   @Override
   public void deleteFile(String location) {
     try {
-      Files.deleteIfExists(toPath(location));
+      Files.deleteIfExists(confined(location));
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete " + location, e);
     }
@@ -68,7 +118,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
   @Override
   public Iterable<FileInfo> listPrefix(String prefix) {
-    Path root = toPath(prefix);
+    Path root = confined(prefix);
     if (!Files.exists(root)) {
       return List.of();
     }
@@ -85,8 +135,8 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
   /** Deletes every file under the prefix, then the emptied directories. */
   @Override
   public void deletePrefix(String prefix) {
-    Path root = toPath(prefix);
-    if (!Files.exists(root)) {
+    Path root = confined(prefix);
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
       return;
     }
     try (Stream<Path> paths = Files.walk(root)) {

@@ -29,7 +29,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  */
 public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   private final StorageConfig storage;
-  private final FileIO local = new LocalFileIO();
+  private final FileIO local;
   private final Map<String, FileIO> ioByStorage = new ConcurrentHashMap<>();
 
   /**
@@ -73,9 +73,9 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
 
   private final Ticker ticker;
 
-  /** Local warehouses only. */
+  /** Local files anywhere, unconfined (tests). */
   public MetadataFiles() {
-    this(StorageConfig.local(Map.of()));
+    this(StorageConfig.local(Map.of()), Ticker.systemTicker(), false);
   }
 
   public MetadataFiles(StorageConfig storage) {
@@ -83,7 +83,23 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   }
 
   MetadataFiles(StorageConfig storage, Ticker ticker) {
+    this(storage, ticker, true);
+  }
+
+  /**
+   * @param confined whether local files are read and written only inside the configured {@code
+   *     file:} roots (always, outside tests)
+   */
+  private MetadataFiles(StorageConfig storage, Ticker ticker, boolean confined) {
     this.storage = storage;
+    this.local =
+        confined
+            ? LocalFileIO.confinedTo(
+                storage.all().stream()
+                    .filter(p -> p.scheme() == StorageProfile.Scheme.FILE)
+                    .map(p -> LocalFileIO.toPath(p.root()))
+                    .toList())
+            : new LocalFileIO();
     this.ticker = ticker;
     Duration longest =
         storage.all().stream()
@@ -215,8 +231,9 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   }
 
   /**
-   * The FileIO of the configured storage that holds the location; {@code file:} locations outside
-   * every configured root (registered tables) are read locally.
+   * The FileIO of the configured storage that holds the location. A {@code file:} location outside
+   * every configured root gets the local FileIO, which refuses it (it reads and writes only inside
+   * the roots).
    */
   public FileIO io(String location) {
     StorageProfile profile = storage.forLocation(location).orElse(null);

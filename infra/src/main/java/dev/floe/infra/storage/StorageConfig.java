@@ -142,6 +142,11 @@ public final class StorageConfig {
     return Optional.ofNullable(best);
   }
 
+  /** Every named storage profile. */
+  public Collection<StorageProfile> profiles() {
+    return profiles.values();
+  }
+
   /** Every warehouse's storage, then every profile. */
   public Collection<StorageProfile> all() {
     List<StorageProfile> all = new ArrayList<>(warehouses.values());

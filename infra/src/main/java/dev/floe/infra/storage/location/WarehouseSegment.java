@@ -1,0 +1,30 @@
+package dev.floe.infra.storage.location;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The directory a warehouse gets inside a storage profile's root: its name when that is a plain
+ * name, else a safe form with a digest of the name, so two warehouses never share one.
+ */
+final class WarehouseSegment {
+  private WarehouseSegment() {}
+
+  static String of(String warehouse) {
+    if (warehouse.matches("[A-Za-z0-9_]{1,64}")) {
+      return warehouse;
+    }
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256").digest(warehouse.getBytes(StandardCharsets.UTF_8));
+      String safe = warehouse.replaceAll("[^A-Za-z0-9_]", "_");
+      return safe.substring(0, Math.min(safe.length(), 48))
+          + "-"
+          + HexFormat.of().formatHex(digest, 0, 8);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
