@@ -1,6 +1,8 @@
 package dev.floe.processor;
 
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.location.Claims;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -19,14 +21,23 @@ public interface Directory {
 
   boolean viewExists(TableIdentifier identifier);
 
-  /** The location of a claimed table, if it is claimed. */
-  Optional<String> tableLocation(TableIdentifier identifier);
+  /** A claimed table name's entry: who claimed it and the locations it holds. */
+  Optional<TableEntry> table(TableIdentifier identifier);
+
+  /** A claimed view name's entry. */
+  Optional<TableEntry> view(TableIdentifier identifier);
+
+  /** The key that holds a table's locations in the location index. */
+  String tableHolder(TableIdentifier identifier);
+
+  /** The key that holds a view's locations in the location index. */
+  String viewHolder(TableIdentifier identifier);
 
   /**
-   * A live table's location, or a location awaiting purge, that equals, contains or lies inside the
-   * given normalised location; empty when the location is free.
+   * Every location held in the warehouse: by live tables and views, and by dropped tables whose
+   * files wait for the purger.
    */
-  Optional<String> locationConflict(String location);
+  Claims claims();
 
   /** True while a dropped table's files at this location wait for the purger. */
   boolean purgePending(String location);

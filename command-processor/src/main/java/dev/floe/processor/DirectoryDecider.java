@@ -19,13 +19,16 @@ import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RenameTableCommand;
+import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.infra.storage.location.LocationAuthority;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -42,7 +45,8 @@ import org.apache.iceberg.catalog.Namespace;
 public final class DirectoryDecider {
   private DirectoryDecider() {}
 
-  public static Decision decide(Directory directory, CatalogCommand command) {
+  public static Decision decide(
+      Directory directory, LocationAuthority locations, CatalogCommand command) {
     if (command instanceof CreateNamespaceCommand c) {
       return createNamespace(directory, c);
     } else if (command instanceof DropNamespaceCommand c) {
@@ -50,11 +54,11 @@ public final class DirectoryDecider {
     } else if (command instanceof UpdateNamespacePropertiesCommand c) {
       return updateProperties(directory, c);
     } else if (command instanceof CreateTableCommand c) {
-      return TableNameDecider.create(directory, c);
+      return TableNameDecider.create(directory, locations, c);
     } else if (command instanceof CreateTableTransactionCommand c) {
-      return TableNameDecider.createTransaction(directory, c);
+      return TableNameDecider.createTransaction(directory, locations, c);
     } else if (command instanceof RegisterTableCommand c) {
-      return TableNameDecider.register(directory, c);
+      return TableNameDecider.register(directory, locations, c);
     } else if (command instanceof DropTableCommand c) {
       return TableNameDecider.drop(directory, c);
     } else if (command instanceof RenameTableCommand c) {
@@ -62,13 +66,15 @@ public final class DirectoryDecider {
     } else if (command instanceof CompletePurgeCommand c) {
       return completePurge(directory, c);
     } else if (command instanceof CreateViewCommand c) {
-      return ViewNameDecider.create(directory, c);
+      return ViewNameDecider.create(directory, locations, c);
     } else if (command instanceof DropViewCommand c) {
       return ViewNameDecider.drop(directory, c);
     } else if (command instanceof RenameViewCommand c) {
       return ViewNameDecider.rename(directory, c);
     } else if (command instanceof RegisterViewCommand c) {
-      return ViewNameDecider.register(directory, c);
+      return ViewNameDecider.register(directory, locations, c);
+    } else if (command instanceof RelocateCommand c) {
+      return RelocationDecider.relocate(directory, locations, c);
     }
     throw new IllegalArgumentException("Not a directory command: " + command.key());
   }
@@ -78,6 +84,13 @@ public final class DirectoryDecider {
     String id = c.header().commandId();
     if (!directory.purgePending(c.location())) {
       return Decision.reply(List.of(), CommandReply.done(id));
+    }
+    if (c.refusal() != null) {
+      return Decision.reply(
+          List.of(
+              new TablePurgeRefusedEvent(
+                  c.warehouse(), c.location(), c.refusal(), id, c.header().principal(), 1)),
+          CommandReply.done(id));
     }
     TableFilesPurgedEvent event =
         new TableFilesPurgedEvent(c.warehouse(), c.location(), id, c.header().principal(), 1);

@@ -17,13 +17,18 @@ import org.apache.iceberg.TableProperties;
  */
 record NewTable(TableMetadata metadata, String metadataLocation) {
 
-  static NewTable build(CreateTableCommand c) {
+  /**
+   * @param root the storage root the table is placed under (the location authority's choice), as
+   *     spelled in the configuration
+   */
+  static NewTable build(CreateTableCommand c, String root) {
     String uuid =
         UUID.nameUUIDFromBytes(
                 ("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8))
             .toString();
-    String location =
-        TableLocations.normalize(c.location() != null ? c.location() : defaultLocation(c, uuid));
+    // The client's spelling of its location is kept: clients compare what they asked for with what
+    // they get (Iceberg's CatalogTests); the location authority compares canonical forms.
+    String location = c.location() != null ? c.location() : defaultLocation(c, root, uuid);
     Schema schema = c.schema();
     PartitionSpec spec = c.spec() == null ? PartitionSpec.unpartitioned() : c.spec().bind(schema);
     SortOrder order = c.writeOrder() == null ? SortOrder.unsorted() : c.writeOrder().bind(schema);
@@ -37,9 +42,9 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
    * {@code <root>/<ns…>/<table>-<uuid>}: a recreated table never reuses a dropped one's files.
    * Names are reduced to safe characters for the path; the UUID keeps them unique.
    */
-  private static String defaultLocation(CreateTableCommand c, String uuid) {
+  private static String defaultLocation(CreateTableCommand c, String root, String uuid) {
     List<String> parts = new ArrayList<>();
-    parts.add(c.warehouseRoot());
+    parts.add(root);
     for (String level : c.identifier().namespace().levels()) {
       parts.add(safe(level));
     }

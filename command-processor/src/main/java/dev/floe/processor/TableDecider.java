@@ -1,5 +1,6 @@
 package dev.floe.processor;
 
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
@@ -23,7 +24,11 @@ import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.TransactionVoteStep;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.location.LocationAuthority;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -57,6 +62,25 @@ public final class TableDecider {
    */
   public static Decision commit(
       TableState state, TableMetadata base, CommitTableCommand c, String fileId) {
+    return commit(state, base, c, fileId, List.of());
+  }
+
+  /**
+   * Decides a commit that the directory let move the table's files into {@code held} (a {@link
+   * dev.floe.processor.step.CommitRelocatedStep}); a commit that comes straight to the table's key
+   * may move them only inside its current location.
+   */
+  public static Decision commit(
+      TableState state, TableMetadata base, CommitTableCommand c, List<String> held) {
+    return commit(state, base, c, c.header().commandId(), held);
+  }
+
+  private static Decision commit(
+      TableState state,
+      TableMetadata base,
+      CommitTableCommand c,
+      String fileId,
+      List<String> held) {
     String id = c.header().commandId();
     if (state == null) {
       return Decision.rejected(
@@ -83,16 +107,9 @@ public final class TableDecider {
       // ValidationException, IllegalArgumentException: the updates are invalid for this table.
       return Decision.rejected(id, Rejection.invalid(e));
     }
-    // A commit that moves the table's files is checked again: a location of valid form, and every
-    // write path inside the location (vended credentials cover the location and nothing else).
-    if (TableLocations.pathsChanged(
-        base.location(), base.properties(), updated.location(), updated.properties())) {
-      java.util.Optional<String> invalid =
-          TableLocations.invalidPaths(updated.location(), updated.properties());
-      if (invalid.isPresent()) {
-        return Decision.rejected(
-            id, new Rejection(dev.floe.events.RejectionCode.INVALID_REQUEST, invalid.get()));
-      }
+    Optional<Rejection> moved = checkMoved(base, updated, held);
+    if (moved.isPresent()) {
+      return Decision.rejected(id, moved.get());
     }
     if (updated.changes().isEmpty()) {
       return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
@@ -141,6 +158,50 @@ public final class TableDecider {
     return Optional.of(
         new Decision(
             List.of(committed(c, updates, state, next)), List.of(), reply, next, false, false));
+  }
+
+  /**
+   * A table's uuid never changes, and its files go only where it holds locations: its current
+   * location, or those the directory checked against every other entity's for this commit; every
+   * write path lies inside the location (vended credentials cover the location and nothing else).
+   */
+  private static Optional<Rejection> checkMoved(
+      TableMetadata base, TableMetadata updated, List<String> held) {
+    if (!base.uuid().equals(updated.uuid())) {
+      return Optional.of(
+          Rejection.of(
+              INVALID_REQUEST,
+              "Cannot assign uuid %s: the table's uuid is %s",
+              updated.uuid(),
+              base.uuid()));
+    }
+    boolean moved = !Objects.equals(base.location(), updated.location());
+    for (String key : LocationAuthority.TABLE_PATH_PROPERTIES) {
+      moved |= !Objects.equals(base.properties().get(key), updated.properties().get(key));
+    }
+    if (!moved) {
+      return Optional.empty();
+    }
+    List<String> within = new ArrayList<>(held);
+    within.add(base.location());
+    Optional<Rejection> outside =
+        Placement.staysWithin(
+            within,
+            updated.location(),
+            updated.properties(),
+            LocationAuthority.TABLE_PATH_PROPERTIES);
+    if (outside.isPresent()) {
+      return outside;
+    }
+    try {
+      return LocationAuthority.writePathProblem(
+              Location.parse(updated.location()),
+              updated.properties(),
+              LocationAuthority.TABLE_PATH_PROPERTIES)
+          .map(problem -> new Rejection(INVALID_REQUEST, problem));
+    } catch (RuntimeException e) {
+      return Optional.of(Rejection.invalid(e));
+    }
   }
 
   private static TableCommittedEvent committed(

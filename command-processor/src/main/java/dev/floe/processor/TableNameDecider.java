@@ -17,6 +17,8 @@ import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.MoveTableOutStep;
 import dev.floe.processor.step.RegisterTableStep;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.location.LocationAuthority;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
@@ -35,20 +37,25 @@ import org.apache.iceberg.exceptions.CommitFailedException;
 final class TableNameDecider {
   private TableNameDecider() {}
 
-  static Decision create(Directory directory, CreateTableCommand c) {
+  static Decision create(Directory directory, LocationAuthority locations, CreateTableCommand c) {
     String id = c.header().commandId();
     Optional<Rejection> refused = requireFreeName(directory, c.identifier());
     if (refused.isPresent()) {
       return Decision.rejected(id, refused.get());
     }
     NewTable table;
+    Location root;
     try {
-      table = NewTable.build(c);
+      root =
+          Placement.root(
+              directory, locations, c.warehouse(), c.identifier().namespace(), c.properties());
+      table = NewTable.build(c, root.spelling());
     } catch (RuntimeException e) {
-      // Iceberg's ValidationException and IllegalArgumentException: the request is invalid.
+      // Iceberg's ValidationException and IllegalArgumentException, an unknown storage profile, a
+      // malformed location: the request is invalid.
       return Decision.rejected(id, Rejection.invalid(e));
     }
-    Optional<Rejection> badLocation = checkLocation(directory, c.warehouseRoot(), table.metadata());
+    Optional<Rejection> badLocation = checkLocation(directory, locations, root, c, table.metadata());
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -63,7 +70,8 @@ final class TableNameDecider {
   }
 
   /** Mirrors Iceberg's {@code CatalogHandlers.create}: build from empty, apply the updates. */
-  static Decision createTransaction(Directory directory, CreateTableTransactionCommand c) {
+  static Decision createTransaction(
+      Directory directory, LocationAuthority locations, CreateTableTransactionCommand c) {
     String id = c.header().commandId();
     if (directory.namespace(c.identifier().namespace()).isEmpty()) {
       return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
@@ -102,7 +110,27 @@ final class TableNameDecider {
       return Decision.rejected(
           id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
-    Optional<Rejection> badLocation = checkLocation(directory, c.warehouseRoot(), metadata);
+    Location root;
+    try {
+      root =
+          Placement.root(
+              directory,
+              locations,
+              c.warehouse(),
+              c.identifier().namespace(),
+              metadata.properties());
+    } catch (RuntimeException e) {
+      return Decision.rejected(id, Rejection.invalid(e));
+    }
+    Optional<Rejection> badLocation =
+        Placement.check(
+            directory,
+            locations,
+            root,
+            metadata.location(),
+            metadata.properties(),
+            LocationAuthority.TABLE_PATH_PROPERTIES,
+            directory.tableHolder(c.identifier()));
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -115,7 +143,8 @@ final class TableNameDecider {
             NewTable.metadataLocation(metadata, 0, id)));
   }
 
-  static Decision register(Directory directory, RegisterTableCommand c) {
+  static Decision register(
+      Directory directory, LocationAuthority locations, RegisterTableCommand c) {
     String id = c.header().commandId();
     if (directory.namespace(c.identifier().namespace()).isEmpty()) {
       return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
@@ -130,11 +159,10 @@ final class TableNameDecider {
           Rejection.of(
               TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
     }
-    // A registered table may live outside the warehouse, but never over another table's files;
-    // re-registering a table over itself keeps its own location.
-    Optional<Rejection> badLocation =
-        checkLocation(
-            directory, null, c.metadata().location(), directory.tableLocation(c.identifier()));
+    // A registered table lies inside its storage root like any other, never over another entity's
+    // files, and its metadata file inside its own location; re-registering a table over itself
+    // keeps its own location.
+    Optional<Rejection> badLocation = checkRegistered(directory, locations, c);
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -188,44 +216,61 @@ final class TableNameDecider {
         new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
-  /**
-   * @param root the warehouse root the location must lie in, or null when any root is allowed
-   * @param own the location the same table already holds (a register overwrite), which is no
-   *     conflict
-   */
   private static Optional<Rejection> checkLocation(
-      Directory directory, String root, TableMetadata metadata) {
-    Optional<String> invalid =
-        TableLocations.invalidPaths(metadata.location(), metadata.properties());
-    if (invalid.isPresent()) {
-      return Optional.of(new Rejection(INVALID_REQUEST, invalid.get()));
-    }
-    return checkLocation(directory, root, metadata.location(), Optional.empty());
+      Directory directory,
+      LocationAuthority locations,
+      Location root,
+      CreateTableCommand c,
+      TableMetadata metadata) {
+    return Placement.check(
+        directory,
+        locations,
+        root,
+        metadata.location(),
+        metadata.properties(),
+        LocationAuthority.TABLE_PATH_PROPERTIES,
+        directory.tableHolder(c.identifier()));
   }
 
-  private static Optional<Rejection> checkLocation(
-      Directory directory, String root, String location, Optional<String> own) {
-    String normal = TableLocations.normalize(location);
-    Optional<String> malformed = TableLocations.malformed(normal);
-    if (malformed.isPresent()) {
-      return Optional.of(new Rejection(INVALID_REQUEST, malformed.get()));
+  private static Optional<Rejection> checkRegistered(
+      Directory directory, LocationAuthority locations, RegisterTableCommand c) {
+    TableMetadata metadata = c.metadata();
+    try {
+      Location root =
+          Placement.root(
+              directory,
+              locations,
+              c.warehouse(),
+              c.identifier().namespace(),
+              metadata.properties());
+      Optional<String> unreadable = locations.readProblem(root, c.metadataLocation());
+      if (unreadable.isPresent()) {
+        return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
+      }
+      Optional<Rejection> placement =
+          Placement.check(
+              directory,
+              locations,
+              root,
+              metadata.location(),
+              metadata.properties(),
+              LocationAuthority.TABLE_PATH_PROPERTIES,
+              directory.tableHolder(c.identifier()));
+      if (placement.isPresent()) {
+        return placement;
+      }
+      if (!locations.inside(metadata.location(), c.metadataLocation())) {
+        return Optional.of(
+            Rejection.of(
+                INVALID_REQUEST,
+                "Metadata file %s is outside the table's location %s",
+                c.metadataLocation(),
+                metadata.location()));
+      }
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of(Rejection.invalid(e));
     }
-    if (root != null && !TableLocations.isInside(root, normal)) {
-      return Optional.of(
-          Rejection.of(
-              INVALID_REQUEST, "Table location %s is outside the warehouse %s", normal, root));
-    }
-    Optional<String> conflict = directory.locationConflict(normal);
-    if (conflict.isPresent() && !conflict.equals(own)) {
-      return Optional.of(
-          Rejection.of(
-              INVALID_REQUEST,
-              "Table location %s overlaps %s, the location of another table (or of a dropped table"
-                  + " being purged)",
-              normal,
-              conflict.get()));
-    }
-    return Optional.empty();
   }
 
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier table) {

@@ -20,7 +20,11 @@ import dev.floe.processor.step.MoveViewInStep;
 import dev.floe.processor.step.MoveViewOutStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseViewNameStep;
+import dev.floe.infra.storage.location.LocationAuthority;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -37,6 +41,14 @@ public final class ViewDecider {
   private ViewDecider() {}
 
   public static Decision commit(TableState state, CommitViewCommand c) {
+    return commit(state, c, List.of());
+  }
+
+  /**
+   * @param held locations the directory let this commit move the view's files into, besides its
+   *     current location
+   */
+  public static Decision commit(TableState state, CommitViewCommand c, List<String> held) {
     String id = c.header().commandId();
     if (state == null) {
       return Decision.rejected(
@@ -60,6 +72,10 @@ public final class ViewDecider {
     } catch (RuntimeException e) {
       return Decision.rejected(id, Rejection.invalid(e));
     }
+    Optional<Rejection> moved = checkMoved(base, updated, held);
+    if (moved.isPresent()) {
+      return Decision.rejected(id, moved.get());
+    }
     if (updated.changes().isEmpty()) {
       return Decision.reply(List.of(), CommandReply.table(id, state.metadataLocation()));
     }
@@ -80,6 +96,22 @@ public final class ViewDecider {
             c.header().principal(),
             next.sequence());
     return Decision.table(List.of(event), CommandReply.table(id, location), next);
+  }
+
+  /** As for a table: a view's files go only where it holds locations. */
+  private static Optional<Rejection> checkMoved(
+      ViewMetadata base, ViewMetadata updated, List<String> held) {
+    boolean moved = !Objects.equals(base.location(), updated.location());
+    for (String key : LocationAuthority.VIEW_PATH_PROPERTIES) {
+      moved |= !Objects.equals(base.properties().get(key), updated.properties().get(key));
+    }
+    if (!moved) {
+      return Optional.empty();
+    }
+    List<String> within = new ArrayList<>(held);
+    within.add(base.location());
+    return Placement.staysWithin(
+        within, updated.location(), updated.properties(), LocationAuthority.VIEW_PATH_PROPERTIES);
   }
 
   public static Decision create(TableState existing, CreateViewStep step) {

@@ -1,5 +1,6 @@
 package dev.floe.processor;
 
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
@@ -14,6 +15,8 @@ import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.MoveViewOutStep;
 import dev.floe.processor.step.RegisterViewStep;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.location.LocationAuthority;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -34,17 +37,39 @@ import org.apache.iceberg.view.ViewMetadataParser;
 final class ViewNameDecider {
   private ViewNameDecider() {}
 
-  static Decision create(Directory directory, CreateViewCommand c) {
+  static Decision create(Directory directory, LocationAuthority locations, CreateViewCommand c) {
     String id = c.header().commandId();
     Optional<Rejection> taken = requireFreeName(directory, c.identifier());
     if (taken.isPresent()) {
       return Decision.rejected(id, taken.get());
     }
     ViewMetadata metadata;
+    Location root;
     try {
-      metadata = build(c);
+      root =
+          Placement.root(
+              directory,
+              locations,
+              c.warehouse(),
+              c.identifier().namespace(),
+              c.request().properties());
+      metadata = build(c, root.spelling());
     } catch (RuntimeException e) {
       return Decision.rejected(id, Rejection.invalid(e));
+    }
+    // A view's metadata files go to its location (or write.metadata.path inside it): the location
+    // lies inside the storage root and overlaps no other entity's, as a table's does.
+    Optional<Rejection> badLocation =
+        Placement.check(
+            directory,
+            locations,
+            root,
+            metadata.location(),
+            metadata.properties(),
+            LocationAuthority.VIEW_PATH_PROPERTIES,
+            directory.viewHolder(c.identifier()));
+    if (badLocation.isPresent()) {
+      return Decision.rejected(id, badLocation.get());
     }
     return Decision.step(
         new CreateViewStep(
@@ -55,10 +80,15 @@ final class ViewNameDecider {
             metadataLocation(metadata, 0, id)));
   }
 
-  static Decision register(Directory directory, RegisterViewCommand c) {
+  static Decision register(
+      Directory directory, LocationAuthority locations, RegisterViewCommand c) {
     Optional<Rejection> taken = requireFreeName(directory, c.identifier());
     if (taken.isPresent()) {
       return Decision.rejected(c.header().commandId(), taken.get());
+    }
+    Optional<Rejection> badLocation = checkRegistered(directory, locations, c);
+    if (badLocation.isPresent()) {
+      return Decision.rejected(c.header().commandId(), badLocation.get());
     }
     return Decision.step(
         new RegisterViewStep(
@@ -105,6 +135,49 @@ final class ViewNameDecider {
         new MoveViewOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
+  /** As for a table: the file and the location inside the root, the file inside the location. */
+  private static Optional<Rejection> checkRegistered(
+      Directory directory, LocationAuthority locations, RegisterViewCommand c) {
+    String location = c.metadata().path("location").asText(null);
+    if (location == null) {
+      return Optional.of(new Rejection(INVALID_REQUEST, "Invalid view metadata: no location"));
+    }
+    java.util.Map<String, String> properties = new java.util.HashMap<>();
+    c.metadata().path("properties").fields().forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
+    try {
+      Location root =
+          Placement.root(
+              directory, locations, c.warehouse(), c.identifier().namespace(), properties);
+      Optional<String> unreadable = locations.readProblem(root, c.metadataLocation());
+      if (unreadable.isPresent()) {
+        return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
+      }
+      Optional<Rejection> placement =
+          Placement.check(
+              directory,
+              locations,
+              root,
+              location,
+              properties,
+              LocationAuthority.VIEW_PATH_PROPERTIES,
+              directory.viewHolder(c.identifier()));
+      if (placement.isPresent()) {
+        return placement;
+      }
+      if (!locations.inside(location, c.metadataLocation())) {
+        return Optional.of(
+            Rejection.of(
+                INVALID_REQUEST,
+                "Metadata file %s is outside the view's location %s",
+                c.metadataLocation(),
+                location));
+      }
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of(Rejection.invalid(e));
+    }
+  }
+
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier view) {
     if (directory.namespace(view.namespace()).isEmpty()) {
       return Optional.of(namespaceMissing(view.namespace()));
@@ -123,7 +196,7 @@ final class ViewNameDecider {
    * UUID and default location derive from the command, so a reprocessed create builds the same
    * view.
    */
-  private static ViewMetadata build(CreateViewCommand c) {
+  private static ViewMetadata build(CreateViewCommand c, String root) {
     CreateViewRequest request = c.request();
     String uuid =
         UUID.nameUUIDFromBytes(
@@ -132,7 +205,7 @@ final class ViewNameDecider {
     String location =
         request.location() != null
             ? request.location()
-            : defaultLocation(c.warehouseRoot(), c.identifier(), uuid);
+            : defaultLocation(root, c.identifier(), uuid);
     return ViewMetadata.builder()
         .assignUUID(uuid)
         .setLocation(location)

@@ -49,6 +49,10 @@ class DirectoryDeciderTest {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "data", Types.StringType.get()));
 
+  private static final dev.floe.infra.storage.location.LocationAuthority LOCATIONS =
+      new dev.floe.infra.storage.location.LocationAuthority(
+          dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, ROOT)));
+
   private final FakeDirectory directory = new FakeDirectory();
 
   @Nested
@@ -59,7 +63,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new CreateNamespaceCommand(header("c-1"), WAREHOUSE, DB, properties));
+              directory, LOCATIONS, new CreateNamespaceCommand(header("c-1"), WAREHOUSE, DB, properties));
 
       assertThat(decision.events())
           .containsExactly(new NamespaceCreatedEvent(WAREHOUSE, DB, properties, "c-1", "alice", 1));
@@ -74,7 +78,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new CreateNamespaceCommand(header("c-2"), WAREHOUSE, DB, Map.of()));
+              directory, LOCATIONS, new CreateNamespaceCommand(header("c-2"), WAREHOUSE, DB, Map.of()));
 
       assertRejected(
           decision, "c-2", RejectionCode.NAMESPACE_ALREADY_EXISTS, "Namespace already exists: db");
@@ -85,6 +89,7 @@ class DirectoryDeciderTest {
       Decision decision =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new CreateNamespaceCommand(
                   header("c-3"), WAREHOUSE, Namespace.of("db", "sales"), Map.of()));
 
@@ -99,7 +104,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new CreateNamespaceCommand(header("c-4"), WAREHOUSE, sales, Map.of()));
+              directory, LOCATIONS, new CreateNamespaceCommand(header("c-4"), WAREHOUSE, sales, Map.of()));
 
       assertThat(decision.events())
           .containsExactly(
@@ -116,7 +121,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropNamespaceCommand(header("c-5"), WAREHOUSE, DB));
+              directory, LOCATIONS, new DropNamespaceCommand(header("c-5"), WAREHOUSE, DB));
 
       assertThat(decision.events())
           .containsExactly(new NamespaceDroppedEvent(WAREHOUSE, DB, "c-5", "alice", 4));
@@ -127,7 +132,7 @@ class DirectoryDeciderTest {
     void rejectsDropOfMissingNamespace() {
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropNamespaceCommand(header("c-6"), WAREHOUSE, DB));
+              directory, LOCATIONS, new DropNamespaceCommand(header("c-6"), WAREHOUSE, DB));
 
       assertRejected(
           decision, "c-6", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
@@ -140,7 +145,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropNamespaceCommand(header("c-7"), WAREHOUSE, DB));
+              directory, LOCATIONS, new DropNamespaceCommand(header("c-7"), WAREHOUSE, DB));
 
       assertRejected(
           decision,
@@ -156,7 +161,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropNamespaceCommand(header("c-8"), WAREHOUSE, DB));
+              directory, LOCATIONS, new DropNamespaceCommand(header("c-8"), WAREHOUSE, DB));
 
       assertRejected(
           decision,
@@ -173,7 +178,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropNamespaceCommand(header("c-9"), WAREHOUSE, DB));
+              directory, LOCATIONS, new DropNamespaceCommand(header("c-9"), WAREHOUSE, DB));
 
       assertThat(decision.reply().accepted()).isTrue();
       assertThat(decision.events()).hasSize(1);
@@ -189,6 +194,7 @@ class DirectoryDeciderTest {
       Decision decision =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new UpdateNamespacePropertiesCommand(
                   header("c-10"), WAREHOUSE, DB, Map.of("a", "9", "c", "3"), List.of("b", "zz")));
 
@@ -210,6 +216,7 @@ class DirectoryDeciderTest {
       Decision decision =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new UpdateNamespacePropertiesCommand(
                   header("c-11"), WAREHOUSE, DB, Map.of("a", "2", "b", "2"), List.of("a")));
 
@@ -225,6 +232,7 @@ class DirectoryDeciderTest {
       Decision decision =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new UpdateNamespacePropertiesCommand(
                   header("c-12"), WAREHOUSE, DB, Map.of("a", "1"), List.of()));
 
@@ -240,7 +248,7 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, createOrders("c-40", ROOT + "/custom/orders/"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-40", ROOT + "/custom/orders/"));
 
       assertThat(decision.isRejected()).isFalse();
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
@@ -252,7 +260,7 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, createOrders("c-41", "file:///elsewhere/orders"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-41", "file:///elsewhere/orders"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
       assertThat(decision.reply().rejection().message()).contains("outside the warehouse");
@@ -264,7 +272,7 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, createOrders("c-42", ROOT + "/a/../b"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-42", ROOT + "/a/../b"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
@@ -276,7 +284,7 @@ class DirectoryDeciderTest {
 
       for (String requested :
           List.of(ROOT + "/shared/t", ROOT + "/shared", ROOT + "/shared/t/inner")) {
-        Decision decision = DirectoryDecider.decide(directory, createOrders("c-43", requested));
+        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-43", requested));
         assertThat(decision.reply().rejection().code())
             .as(requested)
             .isEqualTo(RejectionCode.INVALID_REQUEST);
@@ -290,7 +298,7 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/shared/t", "db.other");
 
       Decision decision =
-          DirectoryDecider.decide(directory, createOrders("c-44", ROOT + "/shared/t2"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-44", ROOT + "/shared/t2"));
 
       assertThat(decision.isRejected()).isFalse();
     }
@@ -301,7 +309,7 @@ class DirectoryDeciderTest {
       directory.givenPurge(ROOT + "/gone");
 
       Decision decision =
-          DirectoryDecider.decide(directory, createOrders("c-45", ROOT + "/gone/sub"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-45", ROOT + "/gone/sub"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
@@ -313,12 +321,14 @@ class DirectoryDeciderTest {
       Decision first =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new dev.floe.events.command.CompletePurgeCommand(
                   header("c-46"), WAREHOUSE, ROOT + "/gone"));
       directory.purges.clear();
       Decision second =
           DirectoryDecider.decide(
               directory,
+              LOCATIONS,
               new dev.floe.events.command.CompletePurgeCommand(
                   header("c-47"), WAREHOUSE, ROOT + "/gone"));
 
@@ -335,7 +345,7 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       CreateTableCommand command = createOrders("c-13", null);
 
-      Decision decision = DirectoryDecider.decide(directory, command);
+      Decision decision = DirectoryDecider.decide(directory, LOCATIONS, command);
 
       assertThat(decision.events()).isEmpty();
       assertThat(decision.reply()).as("the table's partition replies").isNull();
@@ -384,7 +394,7 @@ class DirectoryDeciderTest {
 
     @Test
     void rejectsTableInMissingNamespace() {
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-17", null));
+      Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-17", null));
 
       assertRejected(
           decision, "c-17", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: db");
@@ -395,7 +405,7 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenTable(ORDERS);
 
-      Decision decision = DirectoryDecider.decide(directory, createOrders("c-18", null));
+      Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-18", null));
 
       assertRejected(
           decision, "c-18", RejectionCode.TABLE_ALREADY_EXISTS, "Table already exists: db.orders");
@@ -414,7 +424,7 @@ class DirectoryDeciderTest {
           new CreateTableCommand(
               header("c-19"), WAREHOUSE, ROOT, ORDERS, null, SCHEMA, spec, null, Map.of(), false);
 
-      Decision decision = DirectoryDecider.decide(directory, command);
+      Decision decision = DirectoryDecider.decide(directory, LOCATIONS, command);
 
       assertThat(decision.isRejected()).isTrue();
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
@@ -432,7 +442,7 @@ class DirectoryDeciderTest {
       directory.givenTable(ORDERS);
       DropTableCommand command = new DropTableCommand(header("c-20"), WAREHOUSE, ORDERS, true);
 
-      Decision decision = DirectoryDecider.decide(directory, command);
+      Decision decision = DirectoryDecider.decide(directory, LOCATIONS, command);
 
       assertThat(decision.steps())
           .containsExactly(new DropTableStep(command.header(), WAREHOUSE, ORDERS, true));
@@ -446,7 +456,7 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, new DropTableCommand(header("c-21"), WAREHOUSE, ORDERS, false));
+              directory, LOCATIONS, new DropTableCommand(header("c-21"), WAREHOUSE, ORDERS, false));
 
       assertRejected(
           decision, "c-21", RejectionCode.TABLE_NOT_FOUND, "Table does not exist: db.orders");
@@ -458,13 +468,13 @@ class DirectoryDeciderTest {
     CatalogCommand commit =
         new CommitTableCommand(header("c-22"), WAREHOUSE, ORDERS, List.of(), List.of());
 
-    assertThatThrownBy(() -> DirectoryDecider.decide(directory, commit))
+    assertThatThrownBy(() -> DirectoryDecider.decide(directory, LOCATIONS, commit))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("Not a directory command");
   }
 
   private CreateTableStep createStep(CreateTableCommand command) {
-    Decision decision = DirectoryDecider.decide(directory, command);
+    Decision decision = DirectoryDecider.decide(directory, LOCATIONS, command);
     assertThat(decision.steps()).hasSize(1);
     return (CreateTableStep) decision.steps().get(0);
   }
@@ -543,22 +553,66 @@ class DirectoryDeciderTest {
     }
 
     @Override
-    public Optional<String> tableLocation(TableIdentifier identifier) {
-      return locations.entrySet().stream()
-          .filter(e -> e.getValue().equals(identifier.toString()))
-          .map(Map.Entry::getKey)
-          .findFirst();
+    public Optional<dev.floe.events.state.TableEntry> table(TableIdentifier identifier) {
+      return tables.contains(identifier)
+          ? Optional.of(
+              new dev.floe.events.state.TableEntry(
+                  "c-0",
+                  locations.entrySet().stream()
+                      .filter(e -> e.getValue().equals(tableHolder(identifier)))
+                      .map(Map.Entry::getKey)
+                      .findFirst()
+                      .orElse(null)))
+          : Optional.empty();
     }
 
     @Override
-    public Optional<String> locationConflict(String location) {
-      return java.util.stream.Stream.concat(locations.keySet().stream(), purges.stream())
-          .filter(
-              taken ->
-                  taken.equals(location)
-                      || location.startsWith(taken + "/")
-                      || taken.startsWith(location + "/"))
-          .findFirst();
+    public Optional<dev.floe.events.state.TableEntry> view(TableIdentifier identifier) {
+      return views.contains(identifier)
+          ? Optional.of(new dev.floe.events.state.TableEntry("c-0", null))
+          : Optional.empty();
+    }
+
+    @Override
+    public String tableHolder(TableIdentifier identifier) {
+      return identifier.toString();
+    }
+
+    @Override
+    public String viewHolder(TableIdentifier identifier) {
+      return "view:" + identifier;
+    }
+
+    /** Claims as the store keeps them: by canonical location, found by lookups and a scan. */
+    @Override
+    public dev.floe.infra.storage.location.Claims claims() {
+      TreeMap<String, String> index = new TreeMap<>();
+      locations.forEach(
+          (location, owner) ->
+              index.put(
+                  dev.floe.infra.storage.location.Location.parse(location).canonical(), owner));
+      purges.forEach(
+          location ->
+              index.put(
+                  dev.floe.infra.storage.location.Location.parse(location).canonical(),
+                  "purge:" + location));
+      return new dev.floe.infra.storage.location.Claims() {
+        @Override
+        public Optional<String> holderAt(String canonical) {
+          return Optional.ofNullable(index.get(canonical));
+        }
+
+        @Override
+        public Optional<String> holderUnder(
+            String canonical, java.util.function.Predicate<String> counts) {
+          String prefix = dev.floe.infra.storage.location.Claims.below(canonical);
+          return index.tailMap(prefix, false).entrySet().stream()
+              .takeWhile(e -> e.getKey().startsWith(prefix))
+              .map(Map.Entry::getValue)
+              .filter(counts)
+              .findFirst();
+        }
+      };
     }
 
     private final Set<TableIdentifier> views = new HashSet<>();

@@ -450,8 +450,9 @@ class TableDeciderTest {
           decision,
           "c-data-path",
           RejectionCode.INVALID_REQUEST,
-          "Invalid write.data.path file:///tmp/wh/db/orders2/data: must lie inside the table"
-              + " location file:///tmp/wh/db/orders");
+          "Cannot move files to file:///tmp/wh/db/orders2/data in this commit: a new location"
+              + " must be claimed first (send set-location or the write path alone, not in a"
+              + " multi-table transaction)");
     }
 
     @Test

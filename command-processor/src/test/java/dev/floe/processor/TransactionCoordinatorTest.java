@@ -210,13 +210,30 @@ class TransactionCoordinatorTest {
     }
 
     @Override
-    public Optional<String> tableLocation(TableIdentifier identifier) {
+    public Optional<dev.floe.events.state.TableEntry> table(TableIdentifier identifier) {
+      return tables.contains(identifier)
+          ? Optional.of(new dev.floe.events.state.TableEntry("c-0", null))
+          : Optional.empty();
+    }
+
+    @Override
+    public Optional<dev.floe.events.state.TableEntry> view(TableIdentifier identifier) {
       return Optional.empty();
     }
 
     @Override
-    public Optional<String> locationConflict(String location) {
-      return Optional.empty();
+    public String tableHolder(TableIdentifier identifier) {
+      return identifier.toString();
+    }
+
+    @Override
+    public String viewHolder(TableIdentifier identifier) {
+      return "view:" + identifier;
+    }
+
+    @Override
+    public dev.floe.infra.storage.location.Claims claims() {
+      return dev.floe.infra.storage.location.Claims.NONE;
     }
 
     @Override

@@ -61,11 +61,16 @@ public interface CatalogQueries {
   }
 
   /**
-   * The location the directory holds for a table: the one checked against every other table's when
-   * the table was created, registered or renamed. Empty when unknown.
+   * The locations the directory holds for a table, each checked by the location authority against
+   * every other entity's when the table was created, registered or moved. Empty when unknown.
    */
-  default Optional<String> claimedTableLocation(String warehouse, TableIdentifier identifier) {
-    return Optional.empty();
+  default java.util.List<String> heldTableLocations(String warehouse, TableIdentifier identifier) {
+    return java.util.List.of();
+  }
+
+  /** The locations held by the warehouse's live tables and views (for the purger's last check). */
+  default dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
+    throw new UnsupportedOperationException("No live directory here");
   }
 
   Optional<TableState> view(String warehouse, TableIdentifier identifier);
@@ -73,6 +78,6 @@ public interface CatalogQueries {
   Page<TableIdentifier> listViews(
       String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
-  /** Locations of dropped tables whose files wait to be purged. */
+  /** Locations of dropped tables whose files wait to be purged, as the tables spelled them. */
   java.util.List<String> pendingPurges(String warehouse);
 }

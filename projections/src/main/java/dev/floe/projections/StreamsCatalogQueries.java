@@ -55,11 +55,14 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
-  public Optional<String> claimedTableLocation(String warehouse, TableIdentifier identifier) {
+  public List<String> heldTableLocations(String warehouse, TableIdentifier identifier) {
     byte[] value = directory(warehouse).get(DirectoryKeys.table(warehouse, identifier));
-    return value == null
-        ? Optional.empty()
-        : Optional.ofNullable(dev.floe.events.state.TableEntry.fromBytes(value).location());
+    return value == null ? List.of() : dev.floe.events.state.TableEntry.fromBytes(value).held();
+  }
+
+  @Override
+  public dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
+    return dev.floe.infra.storage.location.DirectoryClaims.live(directory(warehouse), warehouse);
   }
 
   @Override
@@ -189,7 +192,12 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     String prefix = DirectoryKeys.purgePrefix(warehouse);
     List<String> locations = new ArrayList<>();
     try (KeyValueIterator<String, byte[]> it = directory(warehouse).prefixScan(prefix, KEYS)) {
-      it.forEachRemaining(entry -> locations.add(entry.key.substring(prefix.length())));
+      it.forEachRemaining(
+          entry -> {
+            // Values of the first format held no spelling: the key was the location.
+            String spelled = dev.floe.events.state.LocationClaim.fromBytes(entry.value).location();
+            locations.add(spelled != null ? spelled : entry.key.substring(prefix.length()));
+          });
     }
     return locations;
   }

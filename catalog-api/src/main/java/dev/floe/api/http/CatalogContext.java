@@ -43,7 +43,30 @@ public final class CatalogContext {
     this.asOf = asOf;
     this.storage =
         new StorageAccess(
-            config.storage(), vendors, (request, table) -> Guards.mayWrite(this, request, table));
+            metadataFiles.locations(),
+            vendors,
+            (request, table) -> Guards.mayWrite(this, request, table));
+  }
+
+  /**
+   * The storage root of an entity in this namespace with these properties, as the location
+   * authority decides it; reads the namespace's properties (and its ancestors'), so call off the
+   * event loop. 400 for an unknown storage profile.
+   */
+  dev.floe.infra.storage.location.Location storageRoot(
+      RequestContext request,
+      String warehouse,
+      org.apache.iceberg.catalog.Namespace namespace,
+      java.util.Map<String, String> ownProperties) {
+    java.util.List<java.util.Map<String, String>> levels = new java.util.ArrayList<>();
+    for (org.apache.iceberg.catalog.Namespace level : StorageAccess.levels(namespace)) {
+      levels.add(
+          queries(request)
+              .namespace(warehouse, level)
+              .map(state -> state.properties())
+              .orElse(java.util.Map.of()));
+    }
+    return storage.rootFor(warehouse, ownProperties, levels);
   }
 
   StorageAccess storage() {

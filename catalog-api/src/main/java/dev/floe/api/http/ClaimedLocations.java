@@ -13,11 +13,10 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * A table's location as its warehouse's directory claimed it, read from the instance that hosts the
+ * The locations a table holds as its warehouse's directory claimed them, read from the instance that hosts the
  * directory when that is not this one (vending checks it; the table itself may live elsewhere). The
  * request goes with the caller's own Authorization header and is guarded like a load.
  */
@@ -29,13 +28,13 @@ final class ClaimedLocations {
 
   private ClaimedLocations() {}
 
-  static HttpResult answer(Optional<String> location) {
+  static HttpResult answer(java.util.List<String> held) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
-    location.ifPresentOrElse(l -> body.put("location", l), () -> body.putNull("location"));
+    held.forEach(body.putArray("locations")::add);
     return new HttpResult(200, FloeJson.toBytes(body), Map.of());
   }
 
-  static Optional<String> fetch(
+  static java.util.List<String> fetch(
       NotLocalException owner, RequestContext request, TableIdentifier table) {
     String path =
         "/internal/v1/"
@@ -59,10 +58,10 @@ final class ClaimedLocations {
       if (response.statusCode() != 200) {
         throw unavailable(table);
       }
-      JsonNode location = FloeJson.mapper().readTree(response.body()).get("location");
-      return location == null || location.isNull()
-          ? Optional.empty()
-          : Optional.of(location.asText());
+      JsonNode held = FloeJson.mapper().readTree(response.body()).path("locations");
+      java.util.List<String> locations = new java.util.ArrayList<>();
+      held.forEach(location -> locations.add(location.asText()));
+      return locations;
     } catch (IOException e) {
       throw unavailable(table);
     } catch (InterruptedException e) {

@@ -112,6 +112,24 @@ final class Guards {
     };
   }
 
+  /**
+   * A table commit: write on the table; the commit of a create transaction ({@code assert-create})
+   * also needs write on the namespace, as {@code POST …/tables} does (a grant on one table name
+   * never lets its holder create tables).
+   */
+  static final Guard COMMIT_TABLE =
+      (catalog, request) -> {
+        String warehouse = catalog.warehouse(request);
+        TableIdentifier table = request.table();
+        requireTable(catalog, request, warehouse, table, Action.WRITE);
+        UpdateTableRequest body = request.body(UpdateTableRequest.class);
+        if (body.requirements().stream()
+            .anyMatch(org.apache.iceberg.UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+          requireNamespace(
+              catalog, request, warehouse, table.namespace(), Action.WRITE, "create " + table);
+        }
+      };
+
   /** Rename: write on the source, and write on the destination's namespace. */
   static final Guard RENAME =
       (catalog, request) -> {

@@ -55,7 +55,7 @@ public final class IcebergRoutes {
     route.add(POST, ns + "/tables", namespaceWrite, tables::handleCreateTable);
     route.add(GET, ns + "/tables/{table}", read, tables::handleLoadTable);
     route.add(HEAD, ns + "/tables/{table}", read, tables::handleTableExists);
-    route.add(POST, ns + "/tables/{table}", write, tables::handleCommitTable);
+    route.add(POST, ns + "/tables/{table}", Guards.COMMIT_TABLE, tables::handleCommitTable);
     route.add(DELETE, ns + "/tables/{table}", write, tables::handleDropTable);
     route.add(GET, ns + "/tables/{table}/credentials", read, tables::handleLoadCredentials);
     route.add(GET, ClaimedLocations.PATH, read, tables::handleClaimedLocation);

@@ -2,8 +2,8 @@ package dev.floe.api.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.floe.infra.storage.StorageConfig;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.location.LocationAuthority;
 import dev.floe.infra.storage.vending.AccessLevel;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.infra.storage.vending.VendedCredentials;
@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTUtil;
@@ -29,16 +28,9 @@ final class StorageAccess {
   static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
   static final String VENDED_CREDENTIALS = "vended-credentials";
 
-  /** The table properties whose paths a table writes to besides its location. */
-  static final List<String> PATH_PROPERTIES =
-      List.of(
-          TableProperties.WRITE_DATA_LOCATION,
-          TableProperties.WRITE_METADATA_LOCATION,
-          TableProperties.OBJECT_STORE_PATH);
-
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final StorageConfig storage;
+  private final LocationAuthority locations;
   private final CredentialVendors vendors;
 
   private final java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite;
@@ -47,11 +39,11 @@ final class StorageAccess {
    * @param mayWrite whether the request's caller may write the table (its role or grants)
    */
   StorageAccess(
-      StorageConfig storage,
+      LocationAuthority locations,
       CredentialVendors vendors,
       java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite) {
     this.mayWrite = mayWrite;
-    this.storage = storage;
+    this.locations = locations;
     this.vendors = vendors;
   }
 
@@ -87,28 +79,36 @@ final class StorageAccess {
   }
 
   /**
-   * The storage root a new table is placed under: the profile named by the table's {@value
-   * StorageConfig#PROFILE_PROPERTY} property, else by its namespace's (nearest level first), else
-   * the warehouse's root.
+   * The storage root an entity is placed under, as the location authority decides it (its own
+   * storage profile, its namespace's, else the warehouse's root); 400 for an unknown profile.
    */
-  String rootFor(
-      String warehouse, Map<String, String> tableProperties, List<Map<String, String>> namespaces) {
-    String profile =
-        tableProperties == null ? null : tableProperties.get(StorageConfig.PROFILE_PROPERTY);
-    for (int i = namespaces.size() - 1; profile == null && i >= 0; i--) {
-      profile = namespaces.get(i).get(StorageConfig.PROFILE_PROPERTY);
+  Location rootFor(
+      String warehouse, Map<String, String> ownProperties, List<Map<String, String>> namespaces) {
+    try {
+      return locations.root(warehouse, ownProperties, namespaces);
+    } catch (LocationAuthority.UnknownProfileException e) {
+      throw ApiException.badRequest("%s", e.getMessage());
     }
-    if (profile == null) {
-      return storage.warehouse(warehouse).root();
-    }
-    return requireProfile(profile).root();
   }
 
   /** 400 unless the named storage profile is configured. */
-  StorageProfile requireProfile(String name) {
-    return storage
-        .profile(name)
-        .orElseThrow(() -> ApiException.badRequest("Storage profile does not exist: %s", name));
+  void requireProfile(String name) {
+    if (locations.storage().profile(name).isEmpty()) {
+      throw ApiException.badRequest("Storage profile does not exist: %s", name);
+    }
+  }
+
+  /**
+   * 400 unless a register may read this metadata file: inside the storage root it registers into,
+   * decided before the file is opened.
+   */
+  void requireReadable(Location root, String metadataFile) {
+    locations
+        .readProblem(root, metadataFile)
+        .ifPresent(
+            problem -> {
+              throw ApiException.badRequest("%s", problem);
+            });
   }
 
   /** Properties of the namespace and each of its ancestors, outermost first. */
@@ -129,23 +129,21 @@ final class StorageAccess {
       RequestContext request,
       TableIdentifier table,
       String metadataJson,
-      java.util.function.Supplier<Optional<String>> claimed) {
-    List<String> locations = locations(metadataJson);
-    if (locations.size() > 1) {
+      java.util.function.Supplier<List<String>> held) {
+    List<String> paths = locations(metadataJson);
+    if (paths.size() > 1) {
       throw forbidden(table, "a write path of the table lies outside its location");
     }
-    if (!vendors.vends(locations.get(0))) {
+    if (!vendors.vends(paths.get(0))) {
       return Optional.empty();
     }
-    // Read only now: the directory may live on another instance (one lookup fewer for the rest).
-    Optional<String> claimedLocation = claimed.get();
-    // Only a location the directory checked against every other table's is vended for: one a
-    // commit moved since (or a replay of the past) is not.
-    if (claimedLocation.isEmpty() || !trim(claimedLocation.get()).equals(trim(locations.get(0)))) {
-      throw forbidden(table, "its location was not validated against the other tables'");
+    // Only inside a location the directory holds for this table (checked by the location authority
+    // against every other entity's); read only now, as the directory may live on another instance.
+    if (!locations.mayVend(paths.get(0), held.get())) {
+      throw forbidden(table, "its location is not one the catalog holds for it");
     }
     try {
-      return vendors.vend(locations, accessLevel(request, table));
+      return vendors.vend(paths, accessLevel(request, table));
     } catch (IllegalArgumentException e) {
       throw forbidden(table, e.getMessage());
     } catch (RuntimeException e) {
@@ -190,34 +188,24 @@ final class StorageAccess {
         + "/credentials";
   }
 
-  /** The table's location first, then every write path of its properties not inside another. */
-  static List<String> locations(String metadataJson) {
+  /** The table's location first, then every write path of its properties not inside it. */
+  List<String> locations(String metadataJson) {
     JsonNode metadata;
     try {
       metadata = JSON.readTree(metadataJson);
     } catch (IOException e) {
       throw new IllegalStateException("Stored table metadata is not JSON", e);
     }
-    List<String> locations = new ArrayList<>();
-    locations.add(trim(metadata.path("location").asText()));
+    List<String> paths = new ArrayList<>();
+    String location = metadata.path("location").asText();
+    paths.add(location);
     JsonNode properties = metadata.path("properties");
-    for (String key : PATH_PROPERTIES) {
+    for (String key : LocationAuthority.TABLE_PATH_PROPERTIES) {
       String path = properties.path(key).asText(null);
-      if (path != null && !path.isBlank()) {
-        String normal = trim(path);
-        if (locations.stream().noneMatch(l -> normal.equals(l) || normal.startsWith(l + "/"))) {
-          locations.add(normal);
-        }
+      if (path != null && !path.isBlank() && !locations.inside(location, path)) {
+        paths.add(path);
       }
     }
-    return locations;
-  }
-
-  private static String trim(String location) {
-    String trimmed = location.trim();
-    while (trimmed.endsWith("/") && !trimmed.endsWith("://")) {
-      trimmed = trimmed.substring(0, trimmed.length() - 1);
-    }
-    return trimmed;
+    return paths;
   }
 }

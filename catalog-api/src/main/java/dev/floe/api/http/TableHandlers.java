@@ -7,9 +7,11 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.command.TableChange;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.vending.VendedCredentials;
+import dev.floe.processor.RelocationDecider;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.UpdateRequirement;
@@ -69,14 +71,7 @@ final class TableHandlers {
       String warehouse,
       Namespace namespace,
       java.util.Map<String, String> tableProperties) {
-    java.util.List<java.util.Map<String, String>> levels = new java.util.ArrayList<>();
-    for (Namespace level : StorageAccess.levels(namespace)) {
-      catalog
-          .queries(request)
-          .namespace(warehouse, level)
-          .ifPresent(state -> levels.add(state.properties()));
-    }
-    return catalog.storage().rootFor(warehouse, tableProperties, levels);
+    return catalog.storageRoot(request, warehouse, namespace, tableProperties).spelling();
   }
 
   /**
@@ -99,7 +94,7 @@ final class TableHandlers {
                 state.metadataLocation(),
                 state.metadataJson(),
                 mode,
-                () -> claimed(request, warehouse, table));
+                () -> held(request, warehouse, table));
           });
     }
     String ifNoneMatch = request.header("If-None-Match");
@@ -187,7 +182,7 @@ final class TableHandlers {
                       request,
                       table,
                       state.metadataJson(),
-                      () -> claimed(request, warehouse, table))
+                      () -> held(request, warehouse, table))
                   .orElse(null);
           return new HttpResult(
               200,
@@ -202,10 +197,9 @@ final class TableHandlers {
       String metadataLocation,
       String metadataJson,
       LoadTableResponses.SnapshotMode mode,
-      java.util.function.Supplier<java.util.Optional<String>> claimedLocation) {
+      java.util.function.Supplier<java.util.List<String>> held) {
     StorageAccess storage = catalog.storage();
-    VendedCredentials credentials =
-        storage.vend(request, table, metadataJson, claimedLocation).orElse(null);
+    VendedCredentials credentials = storage.vend(request, table, metadataJson, held).orElse(null);
     if (credentials == null) {
       return LoadTableResponses.result(
           metadataLocation, metadataJson, mode, storage.clientConfig(metadataLocation));
@@ -219,13 +213,13 @@ final class TableHandlers {
   }
 
   /**
-   * The location the live directory holds for the table (also for a past-time read: credentials are
-   * vended only for a location that is still the table's).
+   * The locations the live directory holds for the table (also for a past-time read: credentials
+   * are vended only for a location that is still the table's).
    */
-  private java.util.Optional<String> claimed(
+  private java.util.List<String> held(
       RequestContext request, String warehouse, TableIdentifier table) {
     try {
-      return catalog.queries().claimedTableLocation(warehouse, table);
+      return catalog.queries().heldTableLocations(warehouse, table);
     } catch (dev.floe.projections.NotLocalException owner) {
       // The warehouse's directory lives on another instance than the table: ask it, as the caller.
       return ClaimedLocations.fetch(owner, request, table);
@@ -237,7 +231,7 @@ final class TableHandlers {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     return catalog.read(
-        () -> ClaimedLocations.answer(catalog.queries().claimedTableLocation(warehouse, table)));
+        () -> ClaimedLocations.answer(catalog.queries().heldTableLocations(warehouse, table)));
   }
 
   /**
@@ -260,7 +254,7 @@ final class TableHandlers {
                             reply.metadataLocation(),
                             json,
                             LoadTableResponses.SnapshotMode.ALL,
-                            () -> java.util.Optional.of(StorageAccess.locations(json).get(0)))));
+                            () -> java.util.List.of(catalog.storage().locations(json).get(0)))));
   }
 
   /**
@@ -295,6 +289,12 @@ final class TableHandlers {
     CommitTableCommand command =
         new CommitTableCommand(
             catalog.header(request), warehouse, table, body.requirements(), body.updates());
+    if (RelocationDecider.relocates(command)) {
+      // New locations are checked against every other entity's on the warehouse key first.
+      return catalog
+          .submit(new RelocateCommand(command.header(), warehouse, command))
+          .compose(reply -> ReplyBodies.table(catalog, reply));
+    }
     return writeAhead
         .commit(request, warehouse, table, command)
         .compose(reply -> ReplyBodies.table(catalog, reply));

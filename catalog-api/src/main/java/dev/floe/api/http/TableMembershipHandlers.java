@@ -31,7 +31,9 @@ final class TableMembershipHandlers {
 
   /**
    * Reads the metadata file here, at the edge (the processor stays free of reads that could fail),
-   * and sends what it read: 400 when the file cannot be read as table metadata.
+   * and sends what it read: 400 when the file lies outside the storage root the table would be
+   * registered into (decided before the file is opened: a register must not read another
+   * warehouse's files), or cannot be read as table metadata.
    */
   Future<HttpResult> handleRegisterTable(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
@@ -40,7 +42,15 @@ final class TableMembershipHandlers {
     Names.requireValidName(body.name());
     TableIdentifier table = TableIdentifier.of(namespace, body.name());
     return catalog
-        .read(() -> readMetadata(body.metadataLocation()))
+        .read(
+            () -> {
+              catalog
+                  .storage()
+                  .requireReadable(
+                      catalog.storageRoot(request, warehouse, namespace, null),
+                      body.metadataLocation());
+              return readMetadata(body.metadataLocation());
+            })
         .compose(
             metadata ->
                 catalog.submit(

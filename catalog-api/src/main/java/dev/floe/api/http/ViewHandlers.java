@@ -1,12 +1,15 @@
 package dev.floe.api.http;
 
 import dev.floe.events.FloeJson;
+import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
+import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.state.TableState;
+import dev.floe.processor.RelocationDecider;
 import dev.floe.projections.CatalogQueries;
 import io.vertx.core.Future;
 import org.apache.iceberg.catalog.Namespace;
@@ -72,7 +75,12 @@ final class ViewHandlers {
     CommitViewCommand command =
         new CommitViewCommand(
             catalog.header(request), warehouse, view, body.requirements(), body.updates());
-    return catalog.submit(command).compose(reply -> ReplyBodies.view(catalog, reply));
+    // A commit that moves the view's files has its new locations checked on the warehouse key.
+    CatalogCommand routed =
+        RelocationDecider.relocates(command)
+            ? new RelocateCommand(command.header(), warehouse, command)
+            : command;
+    return catalog.submit(routed).compose(reply -> ReplyBodies.view(catalog, reply));
   }
 
   Future<HttpResult> handleDropView(RequestContext request) {
@@ -101,7 +109,16 @@ final class ViewHandlers {
     Names.requireValidName(body.name());
     TableIdentifier view = TableIdentifier.of(namespace, body.name());
     return catalog
-        .read(() -> readViewMetadata(body.metadataLocation()))
+        .read(
+            () -> {
+              // Decided before the file is opened: never read another warehouse's files.
+              catalog
+                  .storage()
+                  .requireReadable(
+                      catalog.storageRoot(request, warehouse, namespace, null),
+                      body.metadataLocation());
+              return readViewMetadata(body.metadataLocation());
+            })
         .compose(
             metadata ->
                 catalog.submit(

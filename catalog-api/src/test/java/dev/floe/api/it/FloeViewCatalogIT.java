@@ -77,6 +77,19 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
     return catalog;
   }
 
+  /**
+   * A view's location must lie inside the warehouse's storage root (the suite's default is its own
+   * temporary directory): the suite's locations are put there.
+   */
+  @Override
+  protected String viewLocation(String... paths) {
+    StringBuilder location = new StringBuilder(floe.warehouseRoot()).append("/view-locations");
+    for (String path : paths) {
+      location.append('/').append(path);
+    }
+    return location.toString();
+  }
+
   @Override
   protected boolean requiresNamespaceCreate() {
     return true;

@@ -26,7 +26,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = RenameViewCommand.class, name = "rename-view"),
   @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view"),
   @JsonSubTypes.Type(value = CommitTransactionCommand.class, name = "commit-transaction"),
-  @JsonSubTypes.Type(value = ChangeAccessCommand.class, name = "change-access")
+  @JsonSubTypes.Type(value = ChangeAccessCommand.class, name = "change-access"),
+  @JsonSubTypes.Type(value = RelocateCommand.class, name = "relocate")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -45,7 +46,8 @@ public sealed interface CatalogCommand
         RenameViewCommand,
         RegisterViewCommand,
         CommitTransactionCommand,
-        ChangeAccessCommand {
+        ChangeAccessCommand,
+        RelocateCommand {
 
   CommandHeader header();
 

@@ -3,13 +3,25 @@ package dev.floe.events.command;
 import dev.floe.events.Keys;
 import java.util.Objects;
 
-/** The purger removed a dropped table's files: forget the pending purge of that location. */
-public record CompletePurgeCommand(CommandHeader header, String warehouse, String location)
+/**
+ * The purger is done with a dropped table's location: it removed the files, or it refused to (the
+ * location authority's check at deletion time failed) and removed nothing. Either way the pending
+ * purge of that location is forgotten; a refusal is recorded as {@code floe.table.purge-refused}.
+ *
+ * @param refusal why nothing was deleted, or null when the files were removed
+ */
+public record CompletePurgeCommand(
+    CommandHeader header, String warehouse, String location, String refusal)
     implements CatalogCommand {
   public CompletePurgeCommand {
     Objects.requireNonNull(header, "header");
     Objects.requireNonNull(warehouse, "warehouse");
     Objects.requireNonNull(location, "location");
+  }
+
+  /** The files were removed. */
+  public CompletePurgeCommand(CommandHeader header, String warehouse, String location) {
+    this(header, warehouse, location, null);
   }
 
   @Override

@@ -12,7 +12,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * Create a table. Decided first on the warehouse key (the name is claimed in its namespace), then
  * on the table key (the metadata is written and stored).
  *
- * @param warehouseRoot the warehouse's storage root, under which the default location is derived
+ * @param warehouseRoot the storage root the API expected the table under; the processor places the
+ *     table under the root the location authority gives it on the warehouse key, which is the same
+ *     unless the namespace's storage profile changed meanwhile
  * @param location the location the client asked for, or null
  * @param stageCreate only return the metadata the table would have: claim nothing, write nothing
  */

@@ -14,6 +14,7 @@ public sealed interface CatalogEvent
         TableRenamedEvent,
         TableRegisteredEvent,
         TableFilesPurgedEvent,
+        TablePurgeRefusedEvent,
         ViewCreatedEvent,
         ViewReplacedEvent,
         ViewDroppedEvent,

@@ -15,6 +15,7 @@ public final class EventTypes {
           Map.entry("floe.table.renamed", TableRenamedEvent.class),
           Map.entry("floe.table.registered", TableRegisteredEvent.class),
           Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class),
+          Map.entry("floe.table.purge-refused", TablePurgeRefusedEvent.class),
           Map.entry("floe.view.created", ViewCreatedEvent.class),
           Map.entry("floe.view.replaced", ViewReplacedEvent.class),
           Map.entry("floe.view.dropped", ViewDroppedEvent.class),

@@ -1,14 +1,49 @@
 package dev.floe.events.state;
 
 import dev.floe.events.FloeJson;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * A table name claimed in a namespace's directory.
+ * A table or view name claimed in a namespace's directory.
  *
  * @param commandId the command that claimed it (create, register or rename)
- * @param location the table's location, indexed so that no two tables overlap
+ * @param location the location it was created or registered at, as spelled; null for a view
+ *     claimed before views held locations
+ * @param claims every location it holds, as spelled: its first location and those a commit moved it
+ *     to (a moved table's earlier files stay where they were). Null in entries written before
+ *     tables could move: then the first location alone
  */
-public record TableEntry(String commandId, String location) {
+public record TableEntry(String commandId, String location, List<String> claims) {
+  public TableEntry {
+    claims = claims == null ? null : List.copyOf(claims);
+  }
+
+  /** An entity holding one location (or none). */
+  public TableEntry(String commandId, String location) {
+    this(commandId, location, location == null ? List.of() : List.of(location));
+  }
+
+  /** Every location this entity holds. */
+  public List<String> held() {
+    if (claims != null) {
+      return claims;
+    }
+    return location == null ? List.of() : List.of(location);
+  }
+
+  /** The same entity holding one more location. */
+  public TableEntry holding(String another) {
+    List<String> more = new ArrayList<>(held());
+    more.add(another);
+    return new TableEntry(commandId, location, more);
+  }
+
+  /** The same entity, claimed again by another command (a rename). */
+  public TableEntry claimedBy(String newCommandId) {
+    return new TableEntry(newCommandId, location, held());
+  }
+
   public byte[] toBytes() {
     return FloeJson.toBytes(this);
   }

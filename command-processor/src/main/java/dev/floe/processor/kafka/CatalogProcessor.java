@@ -23,6 +23,7 @@ import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.TransactionCoordinator;
 import dev.floe.processor.ViewDecider;
+import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
@@ -291,7 +292,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       return decision;
     }
     StoreDirectory dir = new StoreDirectory(directory, command.warehouse());
-    Decision decision = DirectoryDecider.decide(dir, command);
+    Decision decision = DirectoryDecider.decide(dir, files.locations(), command);
     decision.events().forEach(dir::apply);
     decision.steps().forEach(dir::apply);
     return decision;
@@ -316,6 +317,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       new StoreDirectory(directory, release.warehouse()).apply(release);
       return Decision.rejected(release.header().commandId(), release.rejection());
     }
+    if (step instanceof CommitRelocatedStep relocated) {
+      return decideRelocated(key, relocated);
+    }
     Decision viewDecision = decideViewStep(key, step);
     if (viewDecision != null) {
       return viewDecision;
@@ -333,6 +337,22 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     } else {
       decision = TableDecider.drop(state, (DropTableStep) step);
     }
+    stores.writeTable(key, decision);
+    return decision;
+  }
+
+  /** A commit whose new locations the directory has just checked and claimed for the entity. */
+  private Decision decideRelocated(String key, CommitRelocatedStep step) {
+    if (step.change() instanceof CommitViewCommand commit) {
+      Decision decision = ViewDecider.commit(stores.view(key), commit, step.held());
+      stores.writeView(key, decision);
+      return decision;
+    }
+    CommitTableCommand commit = (CommitTableCommand) step.change();
+    TableState state = stores.table(key);
+    Decision decision =
+        TableDecider.commit(
+            state, state == null ? null : stores.parsed(key, state), commit, step.held());
     stores.writeTable(key, decision);
     return decision;
   }

@@ -5,11 +5,17 @@ import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.location.Claims;
+import dev.floe.infra.storage.location.DirectoryClaims;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.Directory;
-import dev.floe.processor.TableLocations;
+import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
@@ -21,7 +27,6 @@ import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseTableNameStep;
 import dev.floe.processor.step.ReleaseViewNameStep;
 import dev.floe.processor.step.TableStep;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +39,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * One warehouse's directory in the processor's RocksDB store: read by the decider, changed here.
+ * The location index ({@code l/} live, {@code p/} awaiting purge) is keyed by canonical location,
+ * so the location authority finds every overlap with exact lookups and one prefix scan.
  */
 final class StoreDirectory implements Directory {
   private static final StringSerializer KEYS = new StringSerializer();
@@ -69,41 +76,42 @@ final class StoreDirectory implements Directory {
 
   @Override
   public boolean viewExists(TableIdentifier identifier) {
-    return store.get(DirectoryKeys.view(warehouse, identifier)) != null;
+    return store.get(viewHolder(identifier)) != null;
   }
 
   @Override
   public boolean tableExists(TableIdentifier identifier) {
-    return store.get(DirectoryKeys.table(warehouse, identifier)) != null;
+    return store.get(tableHolder(identifier)) != null;
   }
 
   @Override
-  public Optional<String> tableLocation(TableIdentifier identifier) {
-    byte[] entry = store.get(DirectoryKeys.table(warehouse, identifier));
-    return entry == null
-        ? Optional.empty()
-        : Optional.ofNullable(TableEntry.fromBytes(entry).location());
+  public Optional<TableEntry> table(TableIdentifier identifier) {
+    return entry(tableHolder(identifier));
   }
 
   @Override
-  public Optional<String> locationConflict(String location) {
-    for (String prefix :
-        List.of(DirectoryKeys.locationPrefix(warehouse), DirectoryKeys.purgePrefix(warehouse))) {
-      if (store.get(prefix + location) != null) {
-        return Optional.of(location);
-      }
-      for (String ancestor : TableLocations.ancestors(location)) {
-        if (store.get(prefix + ancestor) != null) {
-          return Optional.of(ancestor);
-        }
-      }
-      try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix + location + "/", KEYS)) {
-        if (it.hasNext()) {
-          return Optional.of(it.next().key.substring(prefix.length()));
-        }
-      }
-    }
-    return Optional.empty();
+  public Optional<TableEntry> view(TableIdentifier identifier) {
+    return entry(viewHolder(identifier));
+  }
+
+  private Optional<TableEntry> entry(String key) {
+    byte[] value = store.get(key);
+    return value == null ? Optional.empty() : Optional.of(TableEntry.fromBytes(value));
+  }
+
+  @Override
+  public String tableHolder(TableIdentifier identifier) {
+    return DirectoryKeys.table(warehouse, identifier);
+  }
+
+  @Override
+  public String viewHolder(TableIdentifier identifier) {
+    return DirectoryKeys.view(warehouse, identifier);
+  }
+
+  @Override
+  public Claims claims() {
+    return DirectoryClaims.all(store, warehouse);
   }
 
   private boolean any(String prefix) {
@@ -112,7 +120,7 @@ final class StoreDirectory implements Directory {
     }
   }
 
-  /** Applies a namespace event to the directory (evolve). */
+  /** Applies a namespace or purge event to the directory (evolve). */
   void apply(CatalogEvent event) {
     if (event instanceof NamespaceCreatedEvent e) {
       store.put(
@@ -129,97 +137,126 @@ final class StoreDirectory implements Directory {
     } else if (event instanceof NamespaceDroppedEvent e) {
       store.delete(DirectoryKeys.namespace(warehouse, e.namespace()));
     } else if (event instanceof TableFilesPurgedEvent e) {
-      store.delete(DirectoryKeys.purge(warehouse, e.location()));
+      forgetPurge(e.location());
+    } else if (event instanceof TablePurgeRefusedEvent e) {
+      forgetPurge(e.location());
     } else {
       throw new IllegalArgumentException("Not a directory event: " + event.type());
     }
   }
 
   /**
-   * Claims, moves or releases a table name and its location, in the same transaction that sends the
-   * step on.
+   * Claims, moves or releases a table or view name and its locations, in the same transaction that
+   * sends the step on.
    */
   void apply(TableStep step) {
-    if (applyView(step)) {
-      return;
-    }
-    String key = DirectoryKeys.table(warehouse, step.identifier());
-    if (step instanceof MoveTableOutStep s) {
-      TableEntry entry = TableEntry.fromBytes(store.get(key));
-      store.delete(key);
-      String destination = DirectoryKeys.table(warehouse, s.destination());
-      store.put(destination, new TableEntry(s.header().commandId(), entry.location()).toBytes());
-      if (entry.location() != null) {
-        store.put(
-            DirectoryKeys.location(warehouse, entry.location()),
-            destination.getBytes(StandardCharsets.UTF_8));
-      }
+    if (step instanceof CommitRelocatedStep s) {
+      holdMore(s);
+    } else if (step instanceof MoveTableOutStep s) {
+      move(tableHolder(s.identifier()), tableHolder(s.destination()), s.header().commandId());
+    } else if (step instanceof MoveViewOutStep s) {
+      move(viewHolder(s.source()), viewHolder(s.destination()), s.header().commandId());
     } else if (step instanceof CreateTableStep s) {
-      claim(key, s.header().commandId(), s.metadata().location());
+      claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
     } else if (step instanceof RegisterTableStep s) {
-      release(key, false);
-      claim(key, s.header().commandId(), s.metadata().location());
+      release(tableHolder(s.identifier()), false);
+      claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
+    } else if (step instanceof CreateViewStep s) {
+      claim(viewHolder(s.identifier()), s.header().commandId(), s.metadata().path("location").asText(null));
+    } else if (step instanceof RegisterViewStep s) {
+      claim(viewHolder(s.identifier()), s.header().commandId(), s.metadata().path("location").asText(null));
     } else if (step instanceof ReleaseTableNameStep s) {
-      // Only the claim this command made: a later create of the same name keeps its own.
-      byte[] entry = store.get(key);
-      if (entry != null && TableEntry.fromBytes(entry).commandId().equals(s.header().commandId())) {
-        release(key, false);
-      }
+      releaseOwnClaim(tableHolder(s.identifier()), s.header().commandId());
+    } else if (step instanceof ReleaseViewNameStep s) {
+      releaseOwnClaim(viewHolder(s.identifier()), s.header().commandId());
     } else if (step instanceof DropTableStep s) {
-      release(key, s.purgeRequested());
+      release(tableHolder(s.identifier()), s.purgeRequested());
+    } else if (step instanceof DropViewStep s) {
+      release(viewHolder(s.identifier()), false);
     }
   }
 
-  /** View names: claimed, moved and released like table names, without a location index. */
-  private boolean applyView(TableStep step) {
-    if (step instanceof CreateViewStep || step instanceof RegisterViewStep) {
-      store.put(
-          DirectoryKeys.view(warehouse, step.identifier()),
-          new TableEntry(step.header().commandId(), null).toBytes());
-    } else if (step instanceof DropViewStep) {
-      store.delete(DirectoryKeys.view(warehouse, step.identifier()));
-    } else if (step instanceof MoveViewOutStep s) {
-      store.delete(DirectoryKeys.view(warehouse, s.source()));
-      store.put(
-          DirectoryKeys.view(warehouse, s.destination()),
-          new TableEntry(s.header().commandId(), null).toBytes());
-    } else if (step instanceof ReleaseViewNameStep s) {
-      byte[] entry = store.get(DirectoryKeys.view(warehouse, s.identifier()));
-      if (entry != null && TableEntry.fromBytes(entry).commandId().equals(s.header().commandId())) {
-        store.delete(DirectoryKeys.view(warehouse, s.identifier()));
-      }
-    } else {
-      return false;
+  /** Only the claim this command made: a later create of the same name keeps its own. */
+  private void releaseOwnClaim(String key, String commandId) {
+    byte[] entry = store.get(key);
+    if (entry != null && TableEntry.fromBytes(entry).commandId().equals(commandId)) {
+      release(key, false);
     }
-    return true;
+  }
+
+  private void move(String from, String to, String commandId) {
+    TableEntry entry = TableEntry.fromBytes(store.get(from));
+    store.delete(from);
+    store.put(to, entry.claimedBy(commandId).toBytes());
+    for (String location : entry.held()) {
+      index(location, to);
+    }
   }
 
   private void claim(String key, String commandId, String location) {
-    String normal = TableLocations.normalize(location);
-    store.put(key, new TableEntry(commandId, normal).toBytes());
-    store.put(DirectoryKeys.location(warehouse, normal), key.getBytes(StandardCharsets.UTF_8));
+    store.put(key, new TableEntry(commandId, location).toBytes());
+    if (location != null) {
+      index(location, key);
+    }
+  }
+
+  /** The locations a relocating commit moves to are the entity's too, from now on. */
+  private void holdMore(CommitRelocatedStep step) {
+    String key = step.view() ? viewHolder(step.identifier()) : tableHolder(step.identifier());
+    TableEntry entry = TableEntry.fromBytes(store.get(key));
+    for (String location : step.held()) {
+      if (!entry.held().contains(location)) {
+        entry = entry.holding(location);
+        index(location, key);
+      }
+    }
+    store.put(key, entry.toBytes());
+  }
+
+  private void index(String location, String holder) {
+    String canonical = Location.parse(location).canonical();
+    store.put(
+        DirectoryKeys.location(warehouse, canonical),
+        new LocationClaim(holder, location, null).toBytes());
   }
 
   /**
-   * Frees a name and its location; a purge keeps the location reserved until its files are gone.
+   * Frees a name and its locations; a purge keeps each location reserved until its files are gone.
    */
   private void release(String key, boolean purge) {
     byte[] value = store.get(key);
     if (value == null) {
       return;
     }
-    String location = TableEntry.fromBytes(value).location();
     store.delete(key);
-    if (location != null) {
-      store.delete(DirectoryKeys.location(warehouse, location));
+    for (String location : TableEntry.fromBytes(value).held()) {
+      String canonical = canonicalOrSelf(location);
+      store.delete(DirectoryKeys.location(warehouse, canonical));
       if (purge) {
-        store.put(DirectoryKeys.purge(warehouse, location), key.getBytes(StandardCharsets.UTF_8));
+        store.put(
+            DirectoryKeys.purge(warehouse, canonical),
+            new LocationClaim(key, location, null).toBytes());
       }
     }
   }
 
+  private void forgetPurge(String location) {
+    store.delete(DirectoryKeys.purge(warehouse, canonicalOrSelf(location)));
+    store.delete(DirectoryKeys.purge(warehouse, location));
+  }
+
   @Override
   public boolean purgePending(String location) {
-    return store.get(DirectoryKeys.purge(warehouse, location)) != null;
+    return store.get(DirectoryKeys.purge(warehouse, canonicalOrSelf(location))) != null
+        || store.get(DirectoryKeys.purge(warehouse, location)) != null;
+  }
+
+  /** Locations stored before canonical keys were keyed by their normalised spelling. */
+  private static String canonicalOrSelf(String location) {
+    try {
+      return Location.parse(location).canonical();
+    } catch (InvalidLocationException e) {
+      return location;
+    }
   }
 }

@@ -29,7 +29,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = PrepareTableStep.class, name = "prepare-table"),
   @JsonSubTypes.Type(value = TransactionVoteStep.class, name = "transaction-vote"),
   @JsonSubTypes.Type(value = ResolvePreparedStep.class, name = "resolve-prepared"),
-  @JsonSubTypes.Type(value = MoveTableGrantsStep.class, name = "move-table-grants")
+  @JsonSubTypes.Type(value = MoveTableGrantsStep.class, name = "move-table-grants"),
+  @JsonSubTypes.Type(value = CommitRelocatedStep.class, name = "commit-relocated")
 })
 public sealed interface TableStep
     permits CreateTableStep,
@@ -48,7 +49,8 @@ public sealed interface TableStep
         PrepareTableStep,
         TransactionVoteStep,
         ResolvePreparedStep,
-        MoveTableGrantsStep {
+        MoveTableGrantsStep,
+        CommitRelocatedStep {
   CommandHeader header();
 
   String warehouse();

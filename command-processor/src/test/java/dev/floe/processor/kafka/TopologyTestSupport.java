@@ -68,7 +68,7 @@ abstract class TopologyTestSupport {
   @TempDir Path stateDir;
   @TempDir Path warehouseDir;
 
-  final FailingMetadataFiles files = new FailingMetadataFiles();
+  FailingMetadataFiles files;
   final Map<String, Long> acceptedAt = new HashMap<>();
   String warehouseRoot;
   Driver driver;
@@ -76,6 +76,9 @@ abstract class TopologyTestSupport {
   @BeforeEach
   void startDriver() {
     warehouseRoot = "file://" + warehouseDir.toAbsolutePath();
+    files =
+        new FailingMetadataFiles(
+            dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, warehouseRoot)));
     driver = new Driver(stateDir);
   }
 
@@ -167,6 +170,10 @@ abstract class TopologyTestSupport {
   static final class FailingMetadataFiles extends MetadataFiles {
     boolean failing;
     boolean failingReads;
+
+    FailingMetadataFiles(dev.floe.infra.storage.StorageConfig storage) {
+      super(storage);
+    }
 
     @Override
     public String document(String location) {

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.floe.events.state.MetadataDocuments;
+import dev.floe.infra.storage.location.LocationAuthority;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -29,6 +30,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
  */
 public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   private final StorageConfig storage;
+  private final LocationAuthority locations;
   private final FileIO local;
   private final Map<String, FileIO> ioByStorage = new ConcurrentHashMap<>();
 
@@ -92,6 +94,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
    */
   private MetadataFiles(StorageConfig storage, Ticker ticker, boolean confined) {
     this.storage = storage;
+    this.locations = new LocationAuthority(storage);
     this.local =
         confined
             ? LocalFileIO.confinedTo(
@@ -113,6 +116,11 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
             .ticker(ticker)
             .executor(Runnable::run)
             .build();
+  }
+
+  /** The location authority over this storage: where may be read, written, vended, deleted. */
+  public LocationAuthority locations() {
+    return locations;
   }
 
   public void write(TableMetadata metadata, String location) {

@@ -29,6 +29,20 @@ import java.util.function.Predicate;
  * Roots of warehouses and profiles may not overlap one another (checked when built).
  */
 public final class LocationAuthority {
+  /**
+   * The table properties that send a table's files elsewhere than its location: each must lie
+   * inside it (vended credentials cover the location and nothing else).
+   */
+  public static final List<String> TABLE_PATH_PROPERTIES =
+      List.of(
+          "write.data.path",
+          "write.metadata.path",
+          "write.object-storage.path",
+          "write.folder-storage.path");
+
+  /** The view property that sends a view's metadata files elsewhere than its location. */
+  public static final List<String> VIEW_PATH_PROPERTIES = List.of("write.metadata.path");
+
   private final StorageConfig storage;
 
   public LocationAuthority(StorageConfig storage) {
@@ -129,7 +143,7 @@ public final class LocationAuthority {
   }
 
   /** Why the write paths do not all lie inside the location, if they do not. */
-  public Optional<String> writePathProblem(
+  public static Optional<String> writePathProblem(
       Location location, Map<String, String> properties, Collection<String> pathProperties) {
     for (String key : pathProperties) {
       String path = properties == null ? null : properties.get(key);

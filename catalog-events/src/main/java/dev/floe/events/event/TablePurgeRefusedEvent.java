@@ -1,0 +1,28 @@
+package dev.floe.events.event;
+
+import dev.floe.events.Keys;
+
+/**
+ * The purger refused to delete a dropped table's location and deleted nothing: at deletion time the
+ * location authority found it outside the warehouse's storage roots, or held in part by a live
+ * table or view. The location is no longer reserved; its files are left where they are.
+ */
+public record TablePurgeRefusedEvent(
+    String warehouse,
+    String location,
+    String reason,
+    String commandId,
+    String principal,
+    long sequence)
+    implements CatalogEvent {
+
+  @Override
+  public String subject() {
+    return location;
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+}

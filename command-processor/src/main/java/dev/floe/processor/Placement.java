@@ -1,0 +1,96 @@
+package dev.floe.processor;
+
+import static dev.floe.events.RejectionCode.INVALID_REQUEST;
+
+import dev.floe.events.Rejection;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.location.LocationAuthority;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * Where a new or moved table or view may go, decided on the warehouse key by the location authority
+ * against the directory's namespaces (their storage profiles) and its location index.
+ */
+final class Placement {
+  private Placement() {}
+
+  /**
+   * The storage root of an entity in this namespace with these properties, or the rejection when it
+   * names a storage profile that is not configured.
+   */
+  static Location root(
+      Directory directory,
+      LocationAuthority locations,
+      String warehouse,
+      Namespace namespace,
+      Map<String, String> properties) {
+    List<Map<String, String>> levels = new ArrayList<>();
+    for (int i = 1; i <= namespace.length(); i++) {
+      Namespace level = Namespace.of(Arrays.copyOf(namespace.levels(), i));
+      levels.add(directory.namespace(level).map(n -> n.properties()).orElse(Map.of()));
+    }
+    return locations.root(warehouse, properties, levels);
+  }
+
+  /**
+   * Why the entity may not be placed at {@code location}, as a rejection: outside its root, write
+   * paths outside the location, or overlapping another entity's location.
+   */
+  static Optional<Rejection> check(
+      Directory directory,
+      LocationAuthority locations,
+      Location root,
+      String location,
+      Map<String, String> properties,
+      Collection<String> pathProperties,
+      String own) {
+    return locations
+        .placementProblem(root, location, properties, pathProperties, directory.claims(), own)
+        .map(problem -> new Rejection(INVALID_REQUEST, problem));
+  }
+
+  /**
+   * Why a commit decided on the entity's own key may not send its files where it does: without the
+   * directory, only inside the locations the entity already holds ({@code held}; for a commit that
+   * came straight to the entity's key, its current location, which it holds).
+   */
+  static Optional<Rejection> staysWithin(
+      Collection<String> held,
+      String location,
+      Map<String, String> properties,
+      Collection<String> pathProperties) {
+    List<String> paths = new ArrayList<>();
+    paths.add(location);
+    for (String key : pathProperties) {
+      String path = properties.get(key);
+      if (path != null && !path.isBlank()) {
+        paths.add(path);
+      }
+    }
+    try {
+      List<Location> within = held.stream().map(Location::parse).toList();
+      for (String path : paths) {
+        Location parsed = Location.parse(path);
+        if (within.stream().noneMatch(h -> h.contains(parsed))) {
+          return Optional.of(
+              new Rejection(
+                  INVALID_REQUEST,
+                  "Cannot move files to "
+                      + parsed.spelling()
+                      + " in this commit: a new location must be claimed first (send"
+                      + " set-location or the write path alone, not in a multi-table transaction)"));
+        }
+      }
+    } catch (InvalidLocationException e) {
+      return Optional.of(new Rejection(INVALID_REQUEST, e.getMessage()));
+    }
+    return Optional.empty();
+  }
+}
