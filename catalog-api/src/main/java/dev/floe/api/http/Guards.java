@@ -220,7 +220,7 @@ final class Guards {
         .filter(
             t ->
                 covers(
-                    access.level(caller.name(), warehouse, levels(namespace), t.name()),
+                    access.level(caller.name(), warehouse, levels(namespace), grantedName(request, t)),
                     Action.READ))
         .toList();
   }
@@ -264,10 +264,24 @@ final class Guards {
       return;
     }
     Action level =
-        catalog.access().level(caller.name(), warehouse, levels(table.namespace()), table.name());
+        catalog
+            .access()
+            .level(caller.name(), warehouse, levels(table.namespace()), grantedName(request, table));
     if (!covers(level, action)) {
       throw ApiException.forbidden(caller.name(), action.label() + " " + table);
     }
+  }
+
+  /**
+   * The table name whose own grants count, or null when only namespace-level rights do: in a view
+   * of the past ({@code <warehouse>@<time>}) a name may have belonged to another table (one renamed
+   * away or dropped since), and a grant on a name never opens the past of a different table, so
+   * the past is read with the namespace's rights only (a role, a namespace grant, a public
+   * namespace).
+   */
+  private static String grantedName(RequestContext request, TableIdentifier table) {
+    String prefix = request.warehouse();
+    return prefix != null && prefix.indexOf('@') >= 0 ? null : table.name();
   }
 
   private static boolean covers(Action level, Action needed) {

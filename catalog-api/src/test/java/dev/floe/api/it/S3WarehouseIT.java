@@ -369,7 +369,8 @@ class S3WarehouseIT {
     try (RESTCatalog catalog = client()) {
       catalog.createNamespace(cold, new HashMap<>(Map.of("floe.storage-profile", "cold")));
       Table table = catalog.createTable(TableIdentifier.of(cold, "history"), SCHEMA);
-      assertThat(table.location()).startsWith("s3://archive/tables/cold_ns/history-");
+      // Inside a storage profile, each warehouse has a directory of its own.
+      assertThat(table.location()).startsWith("s3://archive/tables/lake/cold_ns/history-");
       table.updateProperties().set("k", "v").commit();
       assertThat(catalog.loadTable(TableIdentifier.of(cold, "history")).properties())
           .containsEntry("k", "v");
@@ -380,7 +381,7 @@ class S3WarehouseIT {
               .buildTable(TableIdentifier.of(db(catalog), "single"), SCHEMA)
               .withProperty("floe.storage-profile", "cold")
               .create();
-      assertThat(single.location()).startsWith("s3://archive/tables/db/single-");
+      assertThat(single.location()).startsWith("s3://archive/tables/lake/db/single-");
       org.assertj.core.api.Assertions.assertThatThrownBy(
               () ->
                   catalog.createNamespace(
