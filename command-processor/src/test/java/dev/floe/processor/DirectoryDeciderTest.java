@@ -479,6 +479,155 @@ class DirectoryDeciderTest {
     return (CreateTableStep) decision.steps().get(0);
   }
 
+  @Nested
+  class StorageBoundary {
+    private final TableIdentifier other = TableIdentifier.of(DB, "other");
+
+    @Test
+    void refusesASpellingOfAnotherTablesDirectoryWithoutNamingIt() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(other);
+      directory.givenLocation(ROOT + "/db/other-1234", other.toString());
+
+      for (String requested :
+          List.of(ROOT + "//db", "file:/warehouses/wh/db", ROOT + "/%64b", ROOT + "/db/./x")) {
+        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-60", requested));
+        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+        assertThat(decision.reply().rejection().message())
+            .as(requested)
+            .containsAnyOf("overlaps the location of another table or view", "relative segment")
+            .doesNotContain("other-1234");
+      }
+    }
+
+    @Test
+    void keepsTheClientsSpellingOfItsLocation() {
+      directory.givenNamespace(DB, Map.of(), 1);
+
+      Decision decision =
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-61", "file:/warehouses/wh/x/orders"));
+
+      assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
+          .isEqualTo("file:/warehouses/wh/x/orders");
+    }
+
+    @Test
+    void refusesAViewOutsideTheRootOrOverAnotherTable() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenLocation(ROOT + "/db/other-1234", other.toString());
+
+      for (String requested : List.of("file:///elsewhere/v", ROOT + "/db/other-1234/v", "file:/")) {
+        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createView("c-62", requested));
+        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+      }
+      assertThat(DirectoryDecider.decide(directory, LOCATIONS, createView("c-63", ROOT + "/views/v")).isRejected())
+          .isFalse();
+    }
+
+    @Test
+    void aRegisterReadsNoFileOutsideTheRootAndNoneOutsideTheTablesLocation() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      TableMetadata metadata =
+          TableMetadata.newTableMetadata(
+              SCHEMA, org.apache.iceberg.PartitionSpec.unpartitioned(), ROOT + "/db/reg", Map.of());
+
+      Decision outside =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, register("c-64", "file:///elsewhere/m.metadata.json", metadata));
+      Decision elsewhereInRoot =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, register("c-65", ROOT + "/db/another/m.metadata.json", metadata));
+      Decision inside =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, register("c-66", ROOT + "/db/reg/metadata/m.metadata.json", metadata));
+
+      assertThat(outside.reply().rejection().message()).contains("outside the warehouse's storage root");
+      assertThat(elsewhereInRoot.reply().rejection().message()).contains("outside the table's location");
+      assertThat(inside.isRejected()).isFalse();
+    }
+
+    @Test
+    void aMoveIsCheckedAndHeldOnTheWarehouseKeyBeforeTheTableDecidesIt() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(ORDERS);
+      directory.givenLocation(ROOT + "/db/orders-1", ORDERS.toString());
+      directory.givenLocation(ROOT + "/db/other-1234", other.toString());
+
+      Decision moved = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-67", ROOT + "/moved/orders"));
+      Decision inside = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-68", ROOT + "/db/orders-1/sub"));
+      Decision over = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-69", ROOT + "//db/other-1234"));
+      Decision away = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-70", "file:///elsewhere/orders"));
+
+      assertThat(((dev.floe.processor.step.CommitRelocatedStep) moved.steps().get(0)).held())
+          .containsExactly(ROOT + "/db/orders-1", ROOT + "/moved/orders");
+      assertThat(((dev.floe.processor.step.CommitRelocatedStep) inside.steps().get(0)).held())
+          .containsExactly(ROOT + "/db/orders-1");
+      assertThat(over.reply().rejection().message()).contains("overlaps");
+      assertThat(away.reply().rejection().message()).contains("outside the warehouse's storage roots");
+    }
+
+    @Test
+    void aPurgeTheAuthorityRefusedIsRecordedAndForgotten() {
+      directory.givenPurge(ROOT + "/gone");
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory,
+              LOCATIONS,
+              new dev.floe.events.command.CompletePurgeCommand(
+                  header("c-71"), WAREHOUSE, ROOT + "/gone", "a live table or view holds part of it"));
+
+      assertThat(decision.events())
+          .containsExactly(
+              new dev.floe.events.event.TablePurgeRefusedEvent(
+                  WAREHOUSE, ROOT + "/gone", "a live table or view holds part of it", "c-71", "alice", 1));
+    }
+
+    private dev.floe.events.command.RelocateCommand relocate(String id, String location) {
+      return new dev.floe.events.command.RelocateCommand(
+          header(id),
+          WAREHOUSE,
+          new CommitTableCommand(
+              header(id),
+              WAREHOUSE,
+              ORDERS,
+              List.of(),
+              List.of(new org.apache.iceberg.MetadataUpdate.SetLocation(location))));
+    }
+
+    private dev.floe.events.command.RegisterTableCommand register(
+        String id, String file, TableMetadata metadata) {
+      return new dev.floe.events.command.RegisterTableCommand(
+          header(id), WAREHOUSE, TableIdentifier.of(DB, "reg"), file, metadata, false);
+    }
+
+    private dev.floe.events.command.CreateViewCommand createView(String id, String location) {
+      org.apache.iceberg.view.ViewVersion version =
+          org.apache.iceberg.view.ImmutableViewVersion.builder()
+              .versionId(1)
+              .timestampMillis(1L)
+              .schemaId(0)
+              .defaultNamespace(DB)
+              .addRepresentations(
+                  org.apache.iceberg.view.ImmutableSQLViewRepresentation.builder()
+                      .sql("select 1")
+                      .dialect("spark")
+                      .build())
+              .build();
+      return new dev.floe.events.command.CreateViewCommand(
+          header(id),
+          WAREHOUSE,
+          ROOT,
+          TableIdentifier.of(DB, "v"),
+          org.apache.iceberg.rest.requests.ImmutableCreateViewRequest.builder()
+              .name("v")
+              .location(location)
+              .schema(SCHEMA)
+              .viewVersion(version)
+              .build());
+    }
+  }
+
   private static CreateTableCommand createOrders(String commandId, String location) {
     return new CreateTableCommand(
         header(commandId),

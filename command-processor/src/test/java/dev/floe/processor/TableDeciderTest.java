@@ -435,6 +435,52 @@ class TableDeciderTest {
   @Nested
   class Paths {
     @Test
+    void aTablesUuidNeverChanges() {
+      Decision decision =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-uuid",
+                  List.of(),
+                  List.of(new MetadataUpdate.AssignUUID(java.util.UUID.randomUUID().toString()))));
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      assertThat(decision.reply().rejection().message()).startsWith("Cannot assign uuid");
+    }
+
+    @Test
+    void movesInsideItsOwnLocationWithoutTheDirectoryButNowhereElse() {
+      Decision inside =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-in",
+                  List.of(),
+                  List.of(new MetadataUpdate.SetLocation(base.location() + "/sub"))));
+      Decision held =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-held",
+                  List.of(),
+                  List.of(new MetadataUpdate.SetLocation("file:///tmp/wh/db/moved"))),
+              List.of("file:///tmp/wh/db/moved"));
+      Decision elsewhere =
+          TableDecider.commit(
+              state,
+              base,
+              commit(
+                  "c-out",
+                  List.of(),
+                  List.of(new MetadataUpdate.SetLocation("file:///tmp/wh/db/moved"))));
+      assertThat(inside.isRejected()).isFalse();
+      assertThat(held.isRejected()).isFalse();
+      assertThat(elsewhere.reply().rejection().message()).startsWith("Cannot move files to");
+    }
+
+    @Test
     void rejectsAWriteDataPathOutsideTheTableLocation() {
       Decision decision =
           TableDecider.commit(
