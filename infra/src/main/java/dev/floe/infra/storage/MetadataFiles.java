@@ -174,13 +174,17 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
         : in;
   }
 
-  /** Deletes everything under a location (a dropped table's files, when a purge was asked for). */
+  /**
+   * Deletes everything under a location (a dropped table's files, when a purge was asked for):
+   * under {@code <location>/} only. Object stores list a prefix as a plain string, so without the
+   * slash {@code …/sec/vic} would take {@code …/sec/victim}'s files too.
+   */
   public void deleteAll(String location) {
     FileIO io = io(location);
     if (!(io instanceof SupportsPrefixOperations prefixes)) {
       throw new UnsupportedOperationException("Cannot delete by prefix at " + location);
     }
-    prefixes.deletePrefix(location);
+    prefixes.deletePrefix(location.endsWith("/") ? location : location + "/");
   }
 
   /** Whether the location is on a local file system, where checking or reading it is a syscall. */
