@@ -1,0 +1,137 @@
+package dev.floe.api.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.infra.storage.testing.S3ProxyProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red team: on object storage the location authority compares locations segment by segment
+ * ({@code …/sec/vic} and {@code …/sec/victim} do not overlap), but the purger deletes with
+ * Iceberg's {@code S3FileIO.deletePrefix}, which lists keys by raw string prefix: purging {@code
+ * s3://lake/warehouse/sec/vic} deletes every key that starts with {@code warehouse/sec/vic},
+ * including all of {@code warehouse/sec/victim/…}. A writer of namespace {@code evil} thereby
+ * deletes a live table of namespace {@code sec} (and, with short locations such as {@code
+ * s3://lake/warehouse/s}, whole namespaces).
+ */
+class S3PurgePrefixIT {
+  private static final String KEY = "AKIAFLOETEST";
+  private static final String SECRET = "floe-test-secret-key";
+  private static final String SCHEMA =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+          + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+
+  @TempDir static Path dir;
+  private static S3ProxyProcess s3;
+  private static FloeProcess floe;
+  private static String admin;
+  private static String bob;
+
+  @BeforeAll
+  static void start() throws Exception {
+    s3 = new S3ProxyProcess(dir.resolve("s3"), KEY, SECRET).bucket("lake");
+    s3.start();
+    Map<String, String> props = new HashMap<>();
+    String prefix = "floe.warehouse.lake.";
+    props.put(prefix + "location", "s3://lake/warehouse");
+    props.put(prefix + "s3.endpoint", s3.endpoint());
+    props.put(prefix + "s3.path-style-access", "true");
+    props.put(prefix + "s3.region", "us-east-1");
+    props.put(prefix + "s3.access-key-id", KEY);
+    props.put(prefix + "s3.secret-access-key", SECRET);
+    props.put("floe.auth", "token");
+    props.put("floe.purge-interval", "PT1S");
+    floe = new FloeProcess(dir.resolve("floe-s3-purge"), props).start();
+    admin = floe.adminToken();
+    bob = AuthHttp.principalWithToken(floe.uri(), admin, "bob");
+    for (String ns : new String[] {"sec", "evil"}) {
+      AuthHttp.expect(
+          200, floe.uri(), "POST", "/v1/lake/namespaces", admin, "{\"namespace\":[\"" + ns + "\"]}");
+    }
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/lake/grants",
+        admin,
+        "{\"principal\":\"bob\",\"namespace\":[\"evil\"],\"action\":\"write\"}");
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (floe != null) {
+      floe.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  @Test
+  void purgingAShorterSiblingLocationMustNotDeleteAnotherNamespacesTable() throws Exception {
+    String victimMetadata =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                "/v1/lake/namespaces/sec/tables",
+                admin,
+                "{\"name\":\"victim\",\"schema\":" + SCHEMA
+                    + ",\"location\":\"s3://lake/warehouse/sec/victim\"}")
+            .json()
+            .path("metadata-location")
+            .asText();
+    Path victimFile = objectFile(victimMetadata);
+    assertThat(Files.exists(victimFile)).isTrue();
+
+    // bob, writer of `evil` only, places a table at a free sibling whose name is a string prefix
+    // of the victim's directory: the authority sees no overlap, so the create is accepted.
+    String bobsMetadata =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                "/v1/lake/namespaces/evil/tables",
+                bob,
+                "{\"name\":\"t\",\"schema\":" + SCHEMA
+                    + ",\"location\":\"s3://lake/warehouse/sec/vic\"}")
+            .json()
+            .path("metadata-location")
+            .asText();
+    Path bobsFile = objectFile(bobsMetadata);
+    assertThat(Files.exists(bobsFile)).isTrue();
+
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "DELETE",
+        "/v1/lake/namespaces/evil/tables/t?purgeRequested=true",
+        bob,
+        null);
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (System.nanoTime() < deadline && Files.exists(bobsFile)) {
+      Thread.sleep(200);
+    }
+    assertThat(Files.exists(bobsFile)).as("the purger ran on bob's location").isFalse();
+    Thread.sleep(1500);
+
+    assertThat(Files.exists(victimFile))
+        .as("the victim's metadata file in another namespace survives bob's purge")
+        .isTrue();
+    AuthHttp.Response load =
+        AuthHttp.send(floe.uri(), "GET", "/v1/lake/namespaces/sec/tables/victim", admin, null);
+    assertThat(load.status()).as(load.body()).isEqualTo(200);
+  }
+
+  /** S3Proxy keeps objects as files under its data directory. */
+  private static Path objectFile(String s3Location) {
+    return dir.resolve("s3/data/lake").resolve(s3Location.substring("s3://lake/".length()));
+  }
+}
