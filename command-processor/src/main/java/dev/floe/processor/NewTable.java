@@ -2,8 +2,6 @@ package dev.floe.processor;
 
 import dev.floe.events.command.CreateTableCommand;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -18,17 +16,17 @@ import org.apache.iceberg.TableProperties;
 record NewTable(TableMetadata metadata, String metadataLocation) {
 
   /**
-   * @param root the storage root the table is placed under (the location authority's choice), as
-   *     spelled in the configuration
+   * @param area the storage area the table is placed in (its namespace's, in the storage root the
+   *     location authority chose), as spelled
    */
-  static NewTable build(CreateTableCommand c, String root) {
+  static NewTable build(CreateTableCommand c, String area) {
     String uuid =
         UUID.nameUUIDFromBytes(
                 ("floe-table:" + c.header().commandId()).getBytes(StandardCharsets.UTF_8))
             .toString();
     // The client's spelling of its location is kept: clients compare what they asked for with what
     // they get (Iceberg's CatalogTests); the location authority compares canonical forms.
-    String location = c.location() != null ? c.location() : defaultLocation(c, root, uuid);
+    String location = c.location() != null ? c.location() : defaultLocation(c, area, uuid);
     Schema schema = c.schema();
     PartitionSpec spec = c.spec() == null ? PartitionSpec.unpartitioned() : c.spec().bind(schema);
     SortOrder order = c.writeOrder() == null ? SortOrder.unsorted() : c.writeOrder().bind(schema);
@@ -38,18 +36,10 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
     return new NewTable(metadata, metadataLocation(metadata, 0, c.header().commandId()));
   }
 
-  /**
-   * {@code <root>/<ns…>/<table>-<uuid>}: a recreated table never reuses a dropped one's files.
-   * Names are reduced to safe characters for the path; the UUID keeps them unique.
-   */
-  private static String defaultLocation(CreateTableCommand c, String root, String uuid) {
-    List<String> parts = new ArrayList<>();
-    parts.add(root);
-    for (String level : c.identifier().namespace().levels()) {
-      parts.add(safe(level));
-    }
-    parts.add(safe(c.identifier().name()) + "-" + uuid.replace("-", ""));
-    return String.join("/", parts);
+  /** {@code <area>/<table>-<uuid>}: a recreated table never reuses a dropped one's files. */
+  private static String defaultLocation(CreateTableCommand c, String area, String uuid) {
+    return dev.floe.infra.storage.location.LocationAuthority.defaultLocation(
+        dev.floe.infra.storage.location.Location.parse(area), c.identifier().name(), uuid);
   }
 
   /** {@code <metadata dir>/<version>-<command id>.metadata.json}, named by the command. */
@@ -57,11 +47,6 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
     String dir = metadata.properties().get(TableProperties.WRITE_METADATA_LOCATION);
     String base = dir != null ? trimSlash(dir) : metadata.location() + "/metadata";
     return String.format("%s/%05d-%s.metadata.json", base, version, commandId);
-  }
-
-  private static String safe(String name) {
-    String cleaned = name.replaceAll("[^A-Za-z0-9_-]", "_");
-    return cleaned.isEmpty() ? "_" : cleaned;
   }
 
   private static String trimSlash(String location) {

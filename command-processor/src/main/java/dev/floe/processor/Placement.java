@@ -22,10 +22,11 @@ final class Placement {
   private Placement() {}
 
   /**
-   * The storage root of an entity in this namespace with these properties, or the rejection when it
-   * names a storage profile that is not configured.
+   * The storage area of an entity in this namespace with these properties: its namespace's area in
+   * its storage root. {@link IllegalArgumentException} when it names a storage profile that is not
+   * configured.
    */
-  static Location root(
+  static Location area(
       Directory directory,
       LocationAuthority locations,
       String warehouse,
@@ -36,7 +37,8 @@ final class Placement {
       Namespace level = Namespace.of(Arrays.copyOf(namespace.levels(), i));
       levels.add(directory.namespace(level).map(n -> n.properties()).orElse(Map.of()));
     }
-    return locations.root(warehouse, properties, levels);
+    return LocationAuthority.area(
+        locations.root(warehouse, properties, levels), List.of(namespace.levels()));
   }
 
   /**

@@ -51,7 +51,15 @@ public final class RelocationDecider {
     for (String location : requested(c.change())) {
       Optional<String> problem;
       try {
-        problem = claimable(directory, locations, c.warehouse(), held, location, own);
+        problem =
+            claimable(
+                directory,
+                locations,
+                c.warehouse(),
+                List.of(identifier.namespace().levels()),
+                held,
+                location,
+                own);
       } catch (InvalidLocationException e) {
         problem = Optional.of(e.getMessage());
       }
@@ -72,6 +80,7 @@ public final class RelocationDecider {
       Directory directory,
       LocationAuthority locations,
       String warehouse,
+      List<String> namespace,
       List<String> held,
       String location,
       String own) {
@@ -79,9 +88,10 @@ public final class RelocationDecider {
     if (locations.mayVend(location, held)) {
       return Optional.empty();
     }
-    if (locations.roots(warehouse).stream().noneMatch(root -> root.strictlyContains(parsed))) {
+    if (locations.areas(warehouse, namespace).stream()
+        .noneMatch(area -> area.strictlyContains(parsed))) {
       return Optional.of(
-          "Location " + parsed.spelling() + " is outside the warehouse's storage roots");
+          "Location " + parsed.spelling() + " is outside the namespace's storage areas");
     }
     return locations.overlapProblem(parsed, directory.claims(), own);
   }

@@ -47,7 +47,7 @@ final class TableNameDecider {
     Location root;
     try {
       root =
-          Placement.root(
+          Placement.area(
               directory, locations, c.warehouse(), c.identifier().namespace(), c.properties());
       table = NewTable.build(c, root.spelling());
     } catch (RuntimeException e) {
@@ -113,7 +113,7 @@ final class TableNameDecider {
     Location root;
     try {
       root =
-          Placement.root(
+          Placement.area(
               directory,
               locations,
               c.warehouse(),
@@ -237,7 +237,7 @@ final class TableNameDecider {
     TableMetadata metadata = c.metadata();
     try {
       Location root =
-          Placement.root(
+          Placement.area(
               directory,
               locations,
               c.warehouse(),

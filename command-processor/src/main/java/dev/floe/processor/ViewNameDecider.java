@@ -47,7 +47,7 @@ final class ViewNameDecider {
     Location root;
     try {
       root =
-          Placement.root(
+          Placement.area(
               directory,
               locations,
               c.warehouse(),
@@ -146,7 +146,7 @@ final class ViewNameDecider {
     c.metadata().path("properties").fields().forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
     try {
       Location root =
-          Placement.root(
+          Placement.area(
               directory, locations, c.warehouse(), c.identifier().namespace(), properties);
       Optional<String> unreadable = locations.readProblem(root, c.metadataLocation());
       if (unreadable.isPresent()) {
@@ -205,23 +205,13 @@ final class ViewNameDecider {
     String location =
         request.location() != null
             ? request.location()
-            : defaultLocation(root, c.identifier(), uuid);
+            : LocationAuthority.defaultLocation(Location.parse(root), c.identifier().name(), uuid);
     return ViewMetadata.builder()
         .assignUUID(uuid)
         .setLocation(location)
         .setProperties(request.properties())
         .setCurrentVersion(request.viewVersion(), request.schema())
         .build();
-  }
-
-  private static String defaultLocation(String root, TableIdentifier view, String uuid) {
-    List<String> parts = new ArrayList<>();
-    parts.add(root);
-    for (String level : view.namespace().levels()) {
-      parts.add(level.replaceAll("[^A-Za-z0-9_-]", "_"));
-    }
-    parts.add(view.name().replaceAll("[^A-Za-z0-9_-]", "_") + "-" + uuid.replace("-", ""));
-    return String.join("/", parts);
   }
 
   /** {@code write.metadata.path} when the view sets it, else {@code <location>/metadata}. */

@@ -248,11 +248,11 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-40", ROOT + "/custom/orders/"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-40", ROOT + "/db/custom/orders/"));
 
       assertThat(decision.isRejected()).isFalse();
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
-          .isEqualTo(ROOT + "/custom/orders");
+          .isEqualTo(ROOT + "/db/custom/orders");
     }
 
     @Test
@@ -263,7 +263,7 @@ class DirectoryDeciderTest {
           DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-41", "file:///elsewhere/orders"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
-      assertThat(decision.reply().rejection().message()).contains("outside the warehouse");
+      assertThat(decision.reply().rejection().message()).contains("outside the namespace");
       assertThat(decision.steps()).isEmpty();
     }
 
@@ -280,10 +280,10 @@ class DirectoryDeciderTest {
     @Test
     void rejectsLocationEqualToParentOfOrInsideAnotherTables() {
       directory.givenNamespace(DB, Map.of(), 1);
-      directory.givenLocation(ROOT + "/shared/t", "db.other");
+      directory.givenLocation(ROOT + "/db/shared/t", "db.other");
 
       for (String requested :
-          List.of(ROOT + "/shared/t", ROOT + "/shared", ROOT + "/shared/t/inner")) {
+          List.of(ROOT + "/db/shared/t", ROOT + "/db/shared", ROOT + "/db/shared/t/inner")) {
         Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-43", requested));
         assertThat(decision.reply().rejection().code())
             .as(requested)
@@ -295,10 +295,10 @@ class DirectoryDeciderTest {
     @Test
     void siblingWithCommonNamePrefixDoesNotOverlap() {
       directory.givenNamespace(DB, Map.of(), 1);
-      directory.givenLocation(ROOT + "/shared/t", "db.other");
+      directory.givenLocation(ROOT + "/db/shared/t", "db.other");
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-44", ROOT + "/shared/t2"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-44", ROOT + "/db/shared/t2"));
 
       assertThat(decision.isRejected()).isFalse();
     }
@@ -306,31 +306,31 @@ class DirectoryDeciderTest {
     @Test
     void rejectsLocationOfDroppedTableAwaitingPurge() {
       directory.givenNamespace(DB, Map.of(), 1);
-      directory.givenPurge(ROOT + "/gone");
+      directory.givenPurge(ROOT + "/db/gone");
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-45", ROOT + "/gone/sub"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-45", ROOT + "/db/gone/sub"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
 
     @Test
     void completingAPurgeTwiceRecordsOneEvent() {
-      directory.givenPurge(ROOT + "/gone");
+      directory.givenPurge(ROOT + "/db/gone");
 
       Decision first =
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
               new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-46"), WAREHOUSE, ROOT + "/gone"));
+                  header("c-46"), WAREHOUSE, ROOT + "/db/gone"));
       directory.purges.clear();
       Decision second =
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
               new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-47"), WAREHOUSE, ROOT + "/gone"));
+                  header("c-47"), WAREHOUSE, ROOT + "/db/gone"));
 
       assertThat(first.events())
           .hasSize(1)
@@ -385,11 +385,11 @@ class DirectoryDeciderTest {
     void usesRequestedLocationWithoutTrailingSlash() {
       directory.givenNamespace(DB, Map.of(), 1);
 
-      CreateTableStep step = createStep(createOrders("c-16", ROOT + "/elsewhere/orders/"));
+      CreateTableStep step = createStep(createOrders("c-16", ROOT + "/db/elsewhere/orders/"));
 
-      assertThat(step.metadata().location()).isEqualTo(ROOT + "/elsewhere/orders");
+      assertThat(step.metadata().location()).isEqualTo(ROOT + "/db/elsewhere/orders");
       assertThat(step.metadataLocation())
-          .isEqualTo(ROOT + "/elsewhere/orders/metadata/00000-c-16.metadata.json");
+          .isEqualTo(ROOT + "/db/elsewhere/orders/metadata/00000-c-16.metadata.json");
     }
 
     @Test
@@ -490,13 +490,14 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/other-1234", other.toString());
 
       for (String requested :
-          List.of(ROOT + "//db", "file:/warehouses/wh/db", ROOT + "/%64b", ROOT + "/db/./x")) {
+          List.of(ROOT + "/db//other-1234", "file:/warehouses/wh/db/other-1234/x", ROOT + "/db/%6fther-1234", ROOT + "/db")) {
         Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-60", requested));
         assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
         assertThat(decision.reply().rejection().message())
             .as(requested)
-            .containsAnyOf("overlaps the location of another table or view", "relative segment")
-            .doesNotContain("other-1234");
+            .containsAnyOf("overlaps the location of another table or view", "outside the namespace")
+            .startsWith("Location " + requested + " ")
+            .doesNotContain("db.other");
       }
     }
 
@@ -505,10 +506,10 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-61", "file:/warehouses/wh/x/orders"));
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-61", "file:/warehouses/wh/db/x/orders"));
 
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
-          .isEqualTo("file:/warehouses/wh/x/orders");
+          .isEqualTo("file:/warehouses/wh/db/x/orders");
     }
 
     @Test
@@ -520,7 +521,7 @@ class DirectoryDeciderTest {
         Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createView("c-62", requested));
         assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
       }
-      assertThat(DirectoryDecider.decide(directory, LOCATIONS, createView("c-63", ROOT + "/views/v")).isRejected())
+      assertThat(DirectoryDecider.decide(directory, LOCATIONS, createView("c-63", ROOT + "/db/views/v")).isRejected())
           .isFalse();
     }
 
@@ -541,7 +542,7 @@ class DirectoryDeciderTest {
           DirectoryDecider.decide(
               directory, LOCATIONS, register("c-66", ROOT + "/db/reg/metadata/m.metadata.json", metadata));
 
-      assertThat(outside.reply().rejection().message()).contains("outside the warehouse's storage root");
+      assertThat(outside.reply().rejection().message()).contains("outside the namespace's storage area");
       assertThat(elsewhereInRoot.reply().rejection().message()).contains("outside the table's location");
       assertThat(inside.isRejected()).isFalse();
     }
@@ -553,34 +554,34 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/orders-1", ORDERS.toString());
       directory.givenLocation(ROOT + "/db/other-1234", other.toString());
 
-      Decision moved = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-67", ROOT + "/moved/orders"));
+      Decision moved = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-67", ROOT + "/db/moved/orders"));
       Decision inside = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-68", ROOT + "/db/orders-1/sub"));
-      Decision over = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-69", ROOT + "//db/other-1234"));
+      Decision over = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-69", ROOT + "/db//other-1234"));
       Decision away = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-70", "file:///elsewhere/orders"));
 
       assertThat(((dev.floe.processor.step.CommitRelocatedStep) moved.steps().get(0)).held())
-          .containsExactly(ROOT + "/db/orders-1", ROOT + "/moved/orders");
+          .containsExactly(ROOT + "/db/orders-1", ROOT + "/db/moved/orders");
       assertThat(((dev.floe.processor.step.CommitRelocatedStep) inside.steps().get(0)).held())
           .containsExactly(ROOT + "/db/orders-1");
       assertThat(over.reply().rejection().message()).contains("overlaps");
-      assertThat(away.reply().rejection().message()).contains("outside the warehouse's storage roots");
+      assertThat(away.reply().rejection().message()).contains("outside the namespace's storage areas");
     }
 
     @Test
     void aPurgeTheAuthorityRefusedIsRecordedAndForgotten() {
-      directory.givenPurge(ROOT + "/gone");
+      directory.givenPurge(ROOT + "/db/gone");
 
       Decision decision =
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
               new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-71"), WAREHOUSE, ROOT + "/gone", "a live table or view holds part of it"));
+                  header("c-71"), WAREHOUSE, ROOT + "/db/gone", "a live table or view holds part of it"));
 
       assertThat(decision.events())
           .containsExactly(
               new dev.floe.events.event.TablePurgeRefusedEvent(
-                  WAREHOUSE, ROOT + "/gone", "a live table or view holds part of it", "c-71", "alice", 1));
+                  WAREHOUSE, ROOT + "/db/gone", "a live table or view holds part of it", "c-71", "alice", 1));
     }
 
     private dev.floe.events.command.RelocateCommand relocate(String id, String location) {

@@ -49,11 +49,11 @@ public final class CatalogContext {
   }
 
   /**
-   * The storage root of an entity in this namespace with these properties, as the location
-   * authority decides it; reads the namespace's properties (and its ancestors'), so call off the
-   * event loop. 400 for an unknown storage profile.
+   * The storage area of an entity in this namespace with these properties (its namespace's area in
+   * its storage root), as the location authority decides it; reads the namespace's properties (and
+   * its ancestors'), so call off the event loop. 400 for an unknown storage profile.
    */
-  dev.floe.infra.storage.location.Location storageRoot(
+  dev.floe.infra.storage.location.Location storageArea(
       RequestContext request,
       String warehouse,
       org.apache.iceberg.catalog.Namespace namespace,
@@ -66,7 +66,8 @@ public final class CatalogContext {
               .map(state -> state.properties())
               .orElse(java.util.Map.of()));
     }
-    return storage.rootFor(warehouse, ownProperties, levels);
+    return dev.floe.infra.storage.location.LocationAuthority.area(
+        storage.rootFor(warehouse, ownProperties, levels), java.util.List.of(namespace.levels()));
   }
 
   StorageAccess storage() {

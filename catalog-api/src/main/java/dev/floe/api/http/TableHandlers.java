@@ -71,7 +71,7 @@ final class TableHandlers {
       String warehouse,
       Namespace namespace,
       java.util.Map<String, String> tableProperties) {
-    return catalog.storageRoot(request, warehouse, namespace, tableProperties).spelling();
+    return catalog.storageArea(request, warehouse, namespace, tableProperties).spelling();
   }
 
   /**

@@ -47,7 +47,7 @@ final class TableMembershipHandlers {
               catalog
                   .storage()
                   .requireReadable(
-                      catalog.storageRoot(request, warehouse, namespace, null),
+                      catalog.storageArea(request, warehouse, namespace, null),
                       body.metadataLocation());
               return readMetadata(body.metadataLocation());
             })

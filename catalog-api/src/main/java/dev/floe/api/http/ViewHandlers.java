@@ -115,7 +115,7 @@ final class ViewHandlers {
               catalog
                   .storage()
                   .requireReadable(
-                      catalog.storageRoot(request, warehouse, namespace, null),
+                      catalog.storageArea(request, warehouse, namespace, null),
                       body.metadataLocation());
               return readViewMetadata(body.metadataLocation());
             })

@@ -358,7 +358,12 @@ class AuthorizationMatrixIT {
   static void start() throws Exception {
     String other = "floe.warehouse." + OTHER_WH + ".location";
     String otherRoot = first.resolve("other-warehouse").toUri().toString();
-    a = new FloeProcess(first, Map.of("floe.auth", "token", other, otherRoot)).start();
+    // Both instances are configured with the same warehouses, as in production.
+    String lake = "floe.warehouse.default.location";
+    String lakeRoot = first.resolve("lake").toUri().toString();
+    a =
+        new FloeProcess(first, Map.of("floe.auth", "token", other, otherRoot, lake, lakeRoot))
+            .start();
     b =
         new FloeProcess(
                 second,
@@ -368,7 +373,9 @@ class AuthorizationMatrixIT {
                     "floe.kafka.bootstrap-servers",
                     FloeProcess.embeddedKafka(first),
                     other,
-                    otherRoot))
+                    otherRoot,
+                    lake,
+                    lakeRoot))
             .start();
     admin = a.adminToken();
   }

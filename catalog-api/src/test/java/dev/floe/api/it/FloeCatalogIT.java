@@ -77,13 +77,17 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
     return client;
   }
 
-  /** Requested locations must lie inside the warehouse: the suite's custom ones are put there. */
+  /**
+   * A requested location must lie inside its namespace's area of the warehouse: the suite's custom
+   * locations are put there.
+   */
   @Override
   protected String baseTableLocation(TableIdentifier identifier) {
-    return floe.warehouseRoot()
-        + "/requested/"
-        + String.join("/", identifier.namespace().levels())
-        + "/"
+    return dev.floe.infra.storage.location.LocationAuthority.area(
+                dev.floe.infra.storage.location.Location.parse(floe.warehouseRoot()),
+                List.of(identifier.namespace().levels()))
+            .spelling()
+        + "/requested-"
         + identifier.name();
   }
 

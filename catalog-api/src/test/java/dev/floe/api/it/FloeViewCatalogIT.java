@@ -78,12 +78,13 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   }
 
   /**
-   * A view's location must lie inside the warehouse's storage root (the suite's default is its own
-   * temporary directory): the suite's locations are put there.
+   * A view's location must lie inside its namespace's area of the warehouse (the suite's default is
+   * its own temporary directory): the suite's locations are put in the area of {@code ns}, the
+   * namespace of every view it places.
    */
   @Override
   protected String viewLocation(String... paths) {
-    StringBuilder location = new StringBuilder(floe.warehouseRoot()).append("/view-locations");
+    StringBuilder location = new StringBuilder(floe.warehouseRoot()).append("/ns/view-locations");
     for (String path : paths) {
       location.append('/').append(path);
     }

@@ -33,11 +33,19 @@ class MultiInstanceIT {
 
   @Test
   void anyInstanceAnswersAnyRequestAndReadsItsOwnWritesAcrossInstances() throws Exception {
-    try (FloeProcess a = new FloeProcess(first).start();
+    // One warehouse for both, as in production: each instance reads and writes only inside the
+    // roots it is configured with.
+    String lake = first.resolve("lake").toUri().toString();
+    try (FloeProcess a = new FloeProcess(first, Map.of("floe.warehouse.default.location", lake))
+            .start();
         FloeProcess b =
             new FloeProcess(
                     second,
-                    Map.of("floe.kafka.bootstrap-servers", FloeProcess.embeddedKafka(first)))
+                    Map.of(
+                        "floe.kafka.bootstrap-servers",
+                        FloeProcess.embeddedKafka(first),
+                        "floe.warehouse.default.location",
+                        lake))
                 .start();
         RESTCatalog viaA = RestClients.connect(a.uri(), Map.of());
         RESTCatalog viaB = RestClients.connect(b.uri(), Map.of())) {

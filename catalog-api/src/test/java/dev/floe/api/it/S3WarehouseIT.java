@@ -397,7 +397,7 @@ class S3WarehouseIT {
                       .withLocation("s3://lake/warehouse/escape")
                       .create())
           .isInstanceOf(BadRequestException.class)
-          .hasMessageContaining("outside the warehouse");
+          .hasMessageContaining("outside the namespace's storage area");
     }
   }
 

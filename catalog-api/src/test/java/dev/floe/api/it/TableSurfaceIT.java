@@ -71,17 +71,17 @@ class TableSurfaceIT {
                     .withLocation("file:///tmp/not-the-warehouse/t")
                     .create())
         .isInstanceOf(BadRequestException.class)
-        .hasMessageContaining("outside the warehouse");
+        .hasMessageContaining("outside the namespace's storage area");
     assertThat(catalog.tableExists(id)).isFalse();
   }
 
   @Test
   void requestedLocationOverlappingAnotherTableIsRefused() {
-    String base = floe.warehouseRoot() + "/custom/overlap";
+    String area = floe.warehouseRoot() + "/" + NS.level(0);
+    String base = area + "/custom/overlap";
     catalog.buildTable(TableIdentifier.of(NS, "owner"), SCHEMA).withLocation(base).create();
 
-    for (String requested :
-        new String[] {base, base + "/inner", floe.warehouseRoot() + "/custom"}) {
+    for (String requested : new String[] {base, base + "/inner", area + "/custom"}) {
       TableIdentifier id = TableIdentifier.of(NS, "intruder");
       assertThatThrownBy(() -> catalog.buildTable(id, SCHEMA).withLocation(requested).create())
           .as(requested)

@@ -17,8 +17,11 @@ import java.util.function.Predicate;
  *   <li>An entity's <b>storage root</b> is its warehouse's root, or, when it or its namespace binds
  *       a storage profile, the profile's root followed by the warehouse's name (so warehouses that
  *       bind one profile never share a directory).
- *   <li>A table's or view's location lies strictly inside its storage root, and its write paths
- *       inside its location.
+ *   <li>A namespace's <b>area</b> in a root is the root followed by one directory per namespace
+ *       level ({@link #segment}: the level itself when it is a plain name, else a safe form with a
+ *       digest of it, so two namespaces never share an area).
+ *   <li>A table's or view's location lies strictly inside its namespace's area, and its write
+ *       paths inside its location: a writer of one namespace never places files in another's.
  *   <li>A location neither equals, contains nor lies inside a location another entity holds (a live
  *       table or view, or a dropped table whose files wait for the purger).
  *   <li>A register may read only a metadata file inside the storage root it registers into.
@@ -99,6 +102,47 @@ public final class LocationAuthority {
     return Location.parse(profile.root() + "/" + WarehouseSegment.of(warehouse));
   }
 
+  /**
+   * The area of a namespace in a storage root: where its tables and views (and those of the
+   * namespaces below it) are placed.
+   */
+  public static Location area(Location root, List<String> namespace) {
+    StringBuilder area = new StringBuilder(root.spelling().replaceAll("/+$", ""));
+    for (String level : namespace) {
+      area.append('/').append(segment(level));
+    }
+    return Location.parse(area.toString());
+  }
+
+  /**
+   * The directory of one namespace level: the level itself when it is a plain name (letters,
+   * digits, {@code _}, {@code -}, not ending in what looks like a digest or a table's uuid), else a
+   * safe form followed by {@code -} and 16 hex digits of its SHA-256. So distinct levels never
+   * share a directory, and no level's directory is a default table directory ({@code
+   * <name>-<32 hex digits>}).
+   */
+  public static String segment(String level) {
+    if (level.matches("[A-Za-z0-9_-]{1,64}") && !level.matches(".*-[0-9a-f]{16}|.*-[0-9a-f]{32}")) {
+      return level;
+    }
+    return WarehouseSegment.digested(level);
+  }
+
+  /** A new entity's default location: {@code <area>/<name>-<uuid>}, never reused. */
+  public static String defaultLocation(Location area, String name, String uuid) {
+    String safe = name.replaceAll("[^A-Za-z0-9_-]", "_");
+    return area.spelling().replaceAll("/+$", "")
+        + "/"
+        + (safe.isEmpty() ? "_" : safe)
+        + "-"
+        + uuid.replace("-", "");
+  }
+
+  /** The areas of a namespace in every storage root of this warehouse. */
+  public List<Location> areas(String warehouse, List<String> namespace) {
+    return roots(warehouse).stream().map(root -> area(root, namespace)).toList();
+  }
+
   /** Every storage root an entity of this warehouse may lie in. */
   public List<Location> roots(String warehouse) {
     List<Location> roots = new ArrayList<>();
@@ -132,7 +176,7 @@ public final class LocationAuthority {
     if (!root.strictlyContains(parsed)) {
       return Optional.of(
           String.format(
-              "Location %s is outside the warehouse's storage root %s",
+              "Location %s is outside the namespace's storage area %s",
               Location.printable(location), root.spelling()));
     }
     Optional<String> paths = writePathProblem(parsed, properties, pathProperties);
@@ -195,7 +239,7 @@ public final class LocationAuthority {
           ? Optional.empty()
           : Optional.of(
               String.format(
-                  "Metadata file %s is outside the warehouse's storage root %s",
+                  "Metadata file %s is outside the namespace's storage area %s",
                   Location.printable(metadataFile), root.spelling()));
     } catch (InvalidLocationException e) {
       return Optional.of(e.getMessage());

@@ -16,10 +16,15 @@ final class WarehouseSegment {
     if (warehouse.matches("[A-Za-z0-9_]{1,64}")) {
       return warehouse;
     }
+    return digested(warehouse);
+  }
+
+  /** A safe form of the name, then {@code -} and 16 hex digits of its SHA-256. */
+  static String digested(String name) {
     try {
       byte[] digest =
-          MessageDigest.getInstance("SHA-256").digest(warehouse.getBytes(StandardCharsets.UTF_8));
-      String safe = warehouse.replaceAll("[^A-Za-z0-9_]", "_");
+          MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+      String safe = name.replaceAll("[^A-Za-z0-9_]", "_");
       return safe.substring(0, Math.min(safe.length(), 48))
           + "-"
           + HexFormat.of().formatHex(digest, 0, 8);
