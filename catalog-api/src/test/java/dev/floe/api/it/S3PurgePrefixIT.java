@@ -13,13 +13,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team: on object storage the location authority compares locations segment by segment
- * ({@code …/sec/vic} and {@code …/sec/victim} do not overlap), but the purger deletes with
- * Iceberg's {@code S3FileIO.deletePrefix}, which lists keys by raw string prefix: purging {@code
- * s3://lake/warehouse/sec/vic} deletes every key that starts with {@code warehouse/sec/vic},
- * including all of {@code warehouse/sec/victim/…}. A writer of namespace {@code evil} thereby
- * deletes a live table of namespace {@code sec} (and, with short locations such as {@code
- * s3://lake/warehouse/s}, whole namespaces).
+ * On object storage the location authority compares locations segment by segment ({@code …/vic}
+ * and {@code …/victim} do not overlap), while a store lists a prefix as a plain string: a purge of
+ * {@code s3://lake/warehouse/evil/vic} must delete under {@code …/evil/vic/} only, never the live
+ * table at {@code …/evil/victim}. A writer of {@code evil} cannot place a table in another
+ * namespace's area at all.
  */
 class S3PurgePrefixIT {
   private static final String KEY = "AKIAFLOETEST";
@@ -75,24 +73,35 @@ class S3PurgePrefixIT {
   }
 
   @Test
-  void purgingAShorterSiblingLocationMustNotDeleteAnotherNamespacesTable() throws Exception {
+  void purgingAShorterSiblingLocationDeletesNoOtherTablesFiles() throws Exception {
     String victimMetadata =
         AuthHttp.expect(
                 200,
                 floe.uri(),
                 "POST",
-                "/v1/lake/namespaces/sec/tables",
+                "/v1/lake/namespaces/evil/tables",
                 admin,
                 "{\"name\":\"victim\",\"schema\":" + SCHEMA
-                    + ",\"location\":\"s3://lake/warehouse/sec/victim\"}")
+                    + ",\"location\":\"s3://lake/warehouse/evil/victim\"}")
             .json()
             .path("metadata-location")
             .asText();
     Path victimFile = objectFile(victimMetadata);
     assertThat(Files.exists(victimFile)).isTrue();
+    // Another namespace's area is out of bob's reach altogether.
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(),
+                    "POST",
+                    "/v1/lake/namespaces/evil/tables",
+                    bob,
+                    "{\"name\":\"t\",\"schema\":" + SCHEMA
+                        + ",\"location\":\"s3://lake/warehouse/sec/vic\"}")
+                .status())
+        .isEqualTo(400);
 
-    // bob, writer of `evil` only, places a table at a free sibling whose name is a string prefix
-    // of the victim's directory: the authority sees no overlap, so the create is accepted.
+    // bob places a table at a free sibling whose name is a string prefix of the victim's
+    // directory: no overlap, so the create is accepted; its purge must stop at its own directory.
     String bobsMetadata =
         AuthHttp.expect(
                 200,
@@ -101,7 +110,7 @@ class S3PurgePrefixIT {
                 "/v1/lake/namespaces/evil/tables",
                 bob,
                 "{\"name\":\"t\",\"schema\":" + SCHEMA
-                    + ",\"location\":\"s3://lake/warehouse/sec/vic\"}")
+                    + ",\"location\":\"s3://lake/warehouse/evil/vic\"}")
             .json()
             .path("metadata-location")
             .asText();
@@ -123,10 +132,10 @@ class S3PurgePrefixIT {
     Thread.sleep(1500);
 
     assertThat(Files.exists(victimFile))
-        .as("the victim's metadata file in another namespace survives bob's purge")
+        .as("the live victim's metadata file survives the purge of its string-prefix sibling")
         .isTrue();
     AuthHttp.Response load =
-        AuthHttp.send(floe.uri(), "GET", "/v1/lake/namespaces/sec/tables/victim", admin, null);
+        AuthHttp.send(floe.uri(), "GET", "/v1/lake/namespaces/evil/tables/victim", admin, null);
     assertThat(load.status()).as(load.body()).isEqualTo(200);
   }
 
