@@ -1,5 +1,7 @@
 package dev.floe.infra.storage;
 
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Locale;
@@ -202,10 +204,16 @@ public record StorageProfile(
         || (writeAhead == WriteAhead.AUTO && scheme() != Scheme.FILE);
   }
 
-  /** True when the location is this root or lies under it ({@code /} boundary). */
+  /**
+   * True when the location is this root or lies under it, compared in canonical form by the
+   * location authority's {@link Location}; false for a location it refuses.
+   */
   public boolean contains(String location) {
-    String normal = trimSlash(location);
-    return normal.equals(root) || normal.startsWith(root + "/");
+    try {
+      return Location.parse(root).contains(Location.parse(location));
+    } catch (InvalidLocationException e) {
+      return false;
+    }
   }
 
   public static Scheme schemeOf(String location) {
