@@ -95,13 +95,14 @@ public final class FloeServer implements AutoCloseable {
         Vertx.vertx(
             new VertxOptions()
                 .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
-    http =
-        vertx.createHttpServer(
-            new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+    http = vertx.createHttpServer(serverOptions());
+    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
+    http.connectionHandler(limits::onConnection);
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.
     http.requestHandler(
         request -> {
+          limits.onRequest(request);
           RestRouter ready = router;
           if (ready == null) {
             answerWhileStarting(request);
@@ -167,6 +168,20 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private int port;
+
+  /**
+   * HTTP/1.1 only: with cleartext HTTP/2 on, Vert.x hands a connection over only once its first
+   * request head is complete (it might be an upgrade), too late to time out a head that never
+   * completes.
+   */
+  private HttpServerOptions serverOptions() {
+    return new HttpServerOptions()
+        .setHost(config.host())
+        .setPort(config.port())
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) Math.max(1, config.http().idleTimeout().toMillis()))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+  }
 
   /**
    * Before the processor runs: the process is live, and every other request is answered 503 with
