@@ -63,7 +63,11 @@ public final class AccessDecider {
     AccessChangedEvent event =
         new AccessChangedEvent(
             change.warehouse(), logged, id, header.principal(), state.sequence() + 1);
-    return new Outcome(writes, Decision.reply(List.of(event), CommandReply.done(id)));
+    CommandReply reply =
+        change instanceof AccessChange.IssueToken issue
+            ? CommandReply.tokenIssued(id, issue.tokenId())
+            : CommandReply.done(id);
+    return new Outcome(writes, Decision.reply(List.of(event), reply));
   }
 
   private static Optional<Rejection> apply(

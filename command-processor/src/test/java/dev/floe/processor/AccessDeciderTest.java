@@ -2,6 +2,8 @@ package dev.floe.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
 import dev.floe.events.RejectionCode;
 import dev.floe.events.access.AccessChange;
 import dev.floe.events.access.AccessEntries;
@@ -10,6 +12,7 @@ import dev.floe.events.access.AccessEntries.Entry;
 import dev.floe.events.access.AccessEntries.GrantEntry;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.AccessChangedEvent;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +97,18 @@ class AccessDeciderTest {
     assertThat(apply(new AccessChange.RevokeToken("t1")).decision().reply().rejection().code())
         .isEqualTo(RejectionCode.TOKEN_NOT_FOUND);
     assertThat(sequence).isEqualTo(3);
+  }
+
+  @Test
+  void theReplyToAnIssueNamesTheTokenItCreatedAndNothingElse() {
+    apply(new AccessChange.CreatePrincipal("alice", "user", null));
+    CommandReply reply =
+        apply(new AccessChange.IssueToken("t1", "alice", "secret-hash", 0)).decision().reply();
+    assertThat(reply.issuedTokenId()).isEqualTo("t1");
+    assertThat(new String(FloeJson.toBytes(reply), StandardCharsets.UTF_8))
+        .doesNotContain("secret-hash");
+    assertThat(apply(new AccessChange.RevokeToken("t1")).decision().reply().issuedTokenId())
+        .isNull();
   }
 
   @Test

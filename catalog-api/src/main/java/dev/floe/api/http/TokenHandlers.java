@@ -25,10 +25,13 @@ final class TokenHandlers {
 
   private final CatalogContext catalog;
   private final ManagementHandlers.AccessSync sync;
+  private final IssuedTokens issued;
 
   TokenHandlers(CatalogContext catalog, ManagementHandlers.AccessSync sync) {
     this.catalog = catalog;
     this.sync = sync;
+    this.issued =
+        new IssuedTokens(catalog.config().idempotencyKeyLifetime(), System::currentTimeMillis);
   }
 
   /** A new token, shown once in this answer; only its hash is kept. */
@@ -47,13 +50,51 @@ final class TokenHandlers {
             new AccessChange.IssueToken(id, principal, Tokens.hash(token), expiresAt));
     return catalog
         .submit(command)
-        .compose(reply -> sync.everywhere())
+        .compose(reply -> sync.everywhere().map(v -> reply.issuedTokenId()))
         .map(
-            v -> {
+            created -> {
+              if (!id.equals(created)) {
+                return retried(request, created);
+              }
               ObjectNode body = tokenJson(new Token(id, principal, null, expiresAt));
               body.put("token", token);
-              return new HttpResult(201, FloeJson.toBytes(body), NO_STORE);
+              byte[] answer = FloeJson.toBytes(body);
+              if (command.header().idempotencyKey() != null) {
+                issued.remember(scope(request), id, answer);
+              }
+              return new HttpResult(201, answer, NO_STORE);
             });
+  }
+
+  /**
+   * A retry with the Idempotency-Key of a creation that already issued a token (the token this
+   * request drew was never stored): the first answer when this instance gave it, else 409 naming
+   * the token to revoke, since no one else can show it again.
+   */
+  private HttpResult retried(RequestContext request, String created) {
+    return issued
+        .first(scope(request), created)
+        .map(answer -> new HttpResult(201, answer, NO_STORE))
+        .orElseThrow(
+            () ->
+                new ApiException(
+                    409,
+                    "AlreadyExistsException",
+                    created == null
+                        ? "This Idempotency-Key already created a token, which is shown only in"
+                            + " the first answer: list the principal's tokens, revoke it and"
+                            + " create another"
+                        : "This Idempotency-Key already created token "
+                            + created
+                            + ", which is shown only in the first answer and is not held by this"
+                            + " instance: revoke it (DELETE /management/v1/tokens/"
+                            + created
+                            + ") and create another"));
+  }
+
+  /** Whose key it is: the idempotency ledger scopes keys to the caller. */
+  private static String scope(RequestContext request) {
+    return request.principalName() + "/" + request.header("Idempotency-Key");
   }
 
   /**
