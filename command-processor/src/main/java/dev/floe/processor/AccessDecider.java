@@ -18,6 +18,7 @@ import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.AccessChangedEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -76,6 +77,15 @@ public final class AccessDecider {
       if (state.get(AccessEntries.principalKey(c.name())).isPresent()) {
         return Optional.of(
             Rejection.of(PRINCIPAL_ALREADY_EXISTS, "Principal already exists: %s", c.name()));
+      }
+      Optional<String> alike = sameButForCase(state, c.name());
+      if (alike.isPresent()) {
+        return Optional.of(
+            Rejection.of(
+                PRINCIPAL_ALREADY_EXISTS,
+                "Principal already exists: %s differs from %s only by case",
+                c.name(),
+                alike.get()));
       }
       Principal principal = new Principal(c.name(), c.kind(), c.email(), Map.of());
       writes.put(principal.key(), principal);
@@ -176,6 +186,24 @@ public final class AccessDecider {
           target,
           new GrantEntry(c.warehouse(), grant.principal(), c.toNamespace(), c.toName(), action));
     }
+  }
+
+  /**
+   * An existing principal whose name differs from this one only by case: two such names would be
+   * told apart by some readers (audit, grants by name) and not by others (people, case-insensitive
+   * identity providers), so the second one is refused.
+   */
+  private static Optional<String> sameButForCase(State state, String name) {
+    String folded = fold(name);
+    return state.withPrefix("principal/").stream()
+        .filter(Principal.class::isInstance)
+        .map(entry -> ((Principal) entry).name())
+        .filter(existing -> fold(existing).equals(folded))
+        .findFirst();
+  }
+
+  private static String fold(String name) {
+    return name.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
   }
 
   private static Rejection missingPrincipal(String name) {

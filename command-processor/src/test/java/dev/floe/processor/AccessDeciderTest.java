@@ -100,6 +100,23 @@ class AccessDeciderTest {
   }
 
   @Test
+  void aPrincipalWhoseNameDiffersFromAnExistingOneOnlyByCaseIsRefused() {
+    apply(new AccessChange.CreatePrincipal("alice", "user", null));
+    apply(new AccessChange.CreatePrincipal("strasse", "user", null));
+    for (String alike : List.of("Alice", "ALICE", "aLiCe", "STRASSE", "Straße")) {
+      AccessDecider.Outcome outcome = apply(new AccessChange.CreatePrincipal(alike, "user", null));
+      assertThat(outcome.decision().reply().rejection().code())
+          .as(alike)
+          .isEqualTo(RejectionCode.PRINCIPAL_ALREADY_EXISTS);
+      assertThat(outcome.decision().reply().rejection().message()).contains("only by case");
+      assertThat(outcome.writes()).isEmpty();
+    }
+    assertThat(
+            apply(new AccessChange.CreatePrincipal("alicia", "user", null)).decision().isRejected())
+        .isFalse();
+  }
+
+  @Test
   void theReplyToAnIssueNamesTheTokenItCreatedAndNothingElse() {
     apply(new AccessChange.CreatePrincipal("alice", "user", null));
     CommandReply reply =

@@ -67,7 +67,7 @@ public final class ManagementHandlers {
 
   Future<HttpResult> handleCreatePrincipal(RequestContext request) {
     JsonNode body = request.json();
-    String name = requireName(text(body, "name", true), "principal name");
+    String name = PrincipalNames.requireValid(text(body, "name", true));
     String kind = text(body, "kind", false);
     if (kind != null && !kind.equals("user") && !kind.equals("service")) {
       throw ApiException.badRequest("Invalid kind: %s (expected user or service)", kind);
@@ -242,17 +242,6 @@ public final class ManagementHandlers {
       throw ApiException.badRequest("Invalid %s: must be a non-empty string", field);
     }
     return node.asText();
-  }
-
-  private static String requireName(String name, String what) {
-    if (name.length() > 128 || name.chars().anyMatch(Character::isISOControl)) {
-      throw ApiException.badRequest(
-          "Invalid %s: at most 128 characters, no control characters", what);
-    }
-    if (name.equals(AccessEntries.ALL_WAREHOUSES)) {
-      throw ApiException.badRequest("Invalid %s: %s is reserved", what, name);
-    }
-    return name;
   }
 
   private static ApiException notFound(String message) {

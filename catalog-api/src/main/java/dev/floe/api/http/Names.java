@@ -10,7 +10,40 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * that no path could address, or a null where Iceberg expects a string, is a 400.
  */
 final class Names {
+  /** The longest name, and namespace level, in bytes of UTF-8. */
+  static final int MAX_NAME_BYTES = 255;
+
   private Names() {}
+
+  /**
+   * Why text a caller chose as a name cannot be one, or null: it holds a control character (C0,
+   * DEL, C1: CR and LF could forge lines wherever it is shown), U+FFFD (what an invalid or overlong
+   * UTF-8 sequence decodes to, so two different byte strings would name the same thing), an
+   * unpaired surrogate (no UTF-8 for it), or more than {@link #MAX_NAME_BYTES} bytes of UTF-8.
+   */
+  static String unsafe(String text) {
+    int bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isISOControl(c)) {
+        return "contains a control character";
+      }
+      if (c == '\uFFFD') {
+        return "contains U+FFFD (an invalid UTF-8 sequence)";
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "contains an unpaired surrogate";
+      } else {
+        bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+      }
+    }
+    return bytes > MAX_NAME_BYTES ? "longer than " + MAX_NAME_BYTES + " bytes in UTF-8" : null;
+  }
 
   /** Levels must be non-empty and hold neither the path separator {@code %1F} nor a NUL. */
   static Namespace requireValid(Namespace namespace) {

@@ -14,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The management API's input, against a running server with access control on: a token creation
- * retried with its Idempotency-Key answers the token it stored, and token lifetimes are bounded.
- * Every refusal is a 4xx with the ErrorModel and changes nothing.
+ * retried with its Idempotency-Key answers the token it stored, token lifetimes are bounded, and
+ * principal names that could be mistaken for another caller are refused. Every refusal is a 4xx
+ * with the ErrorModel and changes nothing.
  */
 class ManagementInputIT {
   private static final String MGMT = "/management/v1";
@@ -75,6 +76,37 @@ class ManagementInputIT {
             .json();
     assertThat(tenYears.path("expires-at-ms").asLong())
         .isBetween(now + 315_360_000_000L, now + 315_360_000_000L + 60_000);
+  }
+
+  @Test
+  void reservedAmbiguousAndCaseOnlyDifferentPrincipalNamesAreRefused() {
+    List<String> before = principals();
+    for (String name :
+        List.of(
+            "anonymous",
+            "unauthenticated",
+            "floe-purger",
+            " etl2",
+            "etl2\\t",
+            "etl\\r\\nadmin",
+            "",
+            "a".repeat(256))) {
+      AuthHttp.Response refused = send("POST", MGMT + "/principals", "{\"name\":\"" + name + "\"}");
+      assertError(refused, 400, "BadRequestException");
+    }
+    assertError(
+        send("POST", MGMT + "/principals", "{\"name\":\"ETL\"}"), 409, "AlreadyExistsException");
+    assertThat(principals()).as("nothing created").isEqualTo(before);
+    send("POST", MGMT + "/principals", "{\"name\":\"" + "a".repeat(255) + "\"}", 201);
+  }
+
+  private static List<String> principals() {
+    List<String> names = new ArrayList<>();
+    send("GET", MGMT + "/principals", null, 200)
+        .json()
+        .path("principals")
+        .forEach(p -> names.add(p.path("name").asText()));
+    return names;
   }
 
   private static List<String> tokenIds(String principal) {
