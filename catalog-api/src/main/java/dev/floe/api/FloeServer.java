@@ -7,6 +7,7 @@ import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.HealthHandlers;
 import dev.floe.api.http.HttpErrors;
 import dev.floe.api.http.IcebergRoutes;
+import dev.floe.api.http.InternalAuth;
 import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.events.Topics;
@@ -137,7 +138,9 @@ public final class FloeServer implements AutoCloseable {
                     + "-changelog")
             .start(Duration.ofMinutes(5));
     catalog.withAccess(accessView::snapshot);
-    AccessSetup access = new AccessSetup(accessView, vertx, this::peers);
+    InternalAuth internal = new InternalAuth(() -> accessView.snapshot().instanceSecret());
+    AccessSetup.ensureInstanceSecret(accessView, this::submitNow, instanceId);
+    AccessSetup access = new AccessSetup(accessView, vertx, this::peers, internal);
     if (config.auth().enabled()) {
       catalog.withAccessSync(access::syncEverywhere);
     }
@@ -156,6 +159,7 @@ public final class FloeServer implements AutoCloseable {
     router =
         IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
             .authenticator(new dev.floe.api.auth.Authenticator(config.auth(), accessView::snapshot))
+            .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)

@@ -56,8 +56,9 @@ public final class AccessDecider {
     if (refused.isPresent()) {
       return Outcome.rejected(id, refused.get());
     }
-    if (writes.isEmpty()) {
-      return new Outcome(Map.of(), Decision.reply(List.of(), CommandReply.done(id)));
+    if (writes.isEmpty() || change instanceof AccessChange.CreateInstanceSecret) {
+      // Nothing changed, or nothing a principal may do: no event (a secret never goes in one).
+      return new Outcome(writes, Decision.reply(List.of(), CommandReply.done(id)));
     }
     AccessChange logged =
         change instanceof AccessChange.IssueToken issue ? issue.withoutHash() : change;
@@ -157,6 +158,12 @@ public final class AccessDecider {
     if (change instanceof AccessChange.SetVisibility c) {
       VisibilityEntry entry = new VisibilityEntry(c.warehouse(), c.namespace(), c.visibility());
       writes.put(entry.key(), c.visibility() == AccessEntries.Visibility.PRIVATE ? null : entry);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.CreateInstanceSecret c) {
+      if (state.get(AccessEntries.InstanceSecret.KEY).isEmpty()) {
+        writes.put(AccessEntries.InstanceSecret.KEY, new AccessEntries.InstanceSecret(c.secret()));
+      }
       return Optional.empty();
     }
     if (change instanceof AccessChange.MoveTableGrants c) {

@@ -117,6 +117,21 @@ class AccessDeciderTest {
   }
 
   @Test
+  void theFirstInstanceSecretIsKeptWithoutAnEvent() {
+    AccessDecider.Outcome first = apply(new AccessChange.CreateInstanceSecret("s1"));
+    AccessDecider.Outcome second = apply(new AccessChange.CreateInstanceSecret("s2"));
+
+    assertThat(first.decision().isRejected()).isFalse();
+    assertThat(first.decision().events()).isEmpty();
+    assertThat(second.decision().isRejected()).isFalse();
+    assertThat(second.writes()).isEmpty();
+    assertThat(store.get(AccessEntries.InstanceSecret.KEY))
+        .isEqualTo(new AccessEntries.InstanceSecret("s1"));
+    assertThat(sequence).isZero();
+    assertThat(new AccessChange.CreateInstanceSecret("s1").toString()).doesNotContain("s1");
+  }
+
+  @Test
   void theReplyToAnIssueNamesTheTokenItCreatedAndNothingElse() {
     apply(new AccessChange.CreatePrincipal("alice", "user", null));
     CommandReply reply =

@@ -23,6 +23,8 @@ public final class RequestContext {
   private volatile Object parsedBody;
   private volatile boolean answerHere;
 
+  private volatile InternalAuth internalAuth;
+
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
     this.params = params;
@@ -43,6 +45,15 @@ public final class RequestContext {
 
   void answerHere(boolean answerHere) {
     this.answerHere = answerHere;
+  }
+
+  void internalAuth(InternalAuth internalAuth) {
+    this.internalAuth = internalAuth;
+  }
+
+  /** What this instance shows another when a request here needs to ask it something. */
+  java.util.Optional<String> instanceSecret() {
+    return internalAuth == null ? java.util.Optional.empty() : internalAuth.secret();
   }
 
   /** The command this request produced, once it produced one. */

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The management API's input, against a running server with access control on: a token creation
  * retried with its Idempotency-Key answers the token it stored, token lifetimes are bounded, and
- * principal names that could be mistaken for another caller are refused. Every refusal is a 4xx
- * with the ErrorModel and changes nothing.
+ * principal names that could be mistaken for another caller are refused; internal routes answer
+ * only Floe's instances. Every refusal is a 4xx with the ErrorModel and changes nothing.
  */
 class ManagementInputIT {
   private static final String MGMT = "/management/v1";
@@ -98,6 +98,22 @@ class ManagementInputIT {
         send("POST", MGMT + "/principals", "{\"name\":\"ETL\"}"), 409, "AlreadyExistsException");
     assertThat(principals()).as("nothing created").isEqualTo(before);
     send("POST", MGMT + "/principals", "{\"name\":\"" + "a".repeat(255) + "\"}", 201);
+  }
+
+  @Test
+  void internalRoutesRefuseCallersWithoutTheInstancesSecret() {
+    String sync = "/internal/v1/access/sync";
+    String claimed = "/internal/v1/default/namespaces/db/tables/t/claimed-location";
+    assertError(AuthHttp.send(floe.uri(), "POST", sync, null, null), 401, "NotAuthorizedException");
+    assertError(
+        AuthHttp.send(floe.uri(), "POST", sync, admin, null), 401, "NotAuthorizedException");
+    assertError(
+        AuthHttp.send(
+            floe.uri(), "POST", sync, null, null, Map.of("X-Floe-Instance-Secret", "guess")),
+        403,
+        "ForbiddenException");
+    assertError(
+        AuthHttp.send(floe.uri(), "GET", claimed, admin, null), 401, "NotAuthorizedException");
   }
 
   private static List<String> principals() {
