@@ -222,8 +222,12 @@ public final class ManagementHandlers {
     }
     List<String> levels = new ArrayList<>();
     for (JsonNode level : node) {
-      if (!level.isTextual() || level.asText().isEmpty()) {
-        throw ApiException.badRequest("Invalid namespace: every level must be a non-empty string");
+      if (!level.isTextual()) {
+        throw ApiException.badRequest("Invalid namespace: every level must be a string");
+      }
+      String problem = Names.problem(level.asText());
+      if (problem != null) {
+        throw ApiException.badRequest("Invalid namespace level: %s", problem);
       }
       levels.add(level.asText());
     }

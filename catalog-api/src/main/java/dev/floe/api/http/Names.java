@@ -4,10 +4,19 @@ import java.util.Collection;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
+import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.RegisterTableRequest;
+import org.apache.iceberg.rest.requests.RegisterViewRequest;
+import org.apache.iceberg.rest.requests.RenameTableRequest;
+import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
 /**
- * Syntax checks of names and properties in request bodies, before any command is produced: a name
- * that no path could address, or a null where Iceberg expects a string, is a 400.
+ * Syntax checks of names, in paths and in request bodies, and of properties, before any command is
+ * produced: a name that no path could address, that could forge a line where it is shown, or that
+ * two different byte strings could spell, or a null where Iceberg expects a string, is a 400.
  */
 final class Names {
   /** The longest name, and namespace level, in bytes of UTF-8. */
@@ -45,29 +54,39 @@ final class Names {
     return bytes > MAX_NAME_BYTES ? "longer than " + MAX_NAME_BYTES + " bytes in UTF-8" : null;
   }
 
-  /** Levels must be non-empty and hold neither the path separator {@code %1F} nor a NUL. */
+  /**
+   * Why a table, view or namespace-level name cannot be one, or null: empty, {@code .} or {@code
+   * ..} (which paths and file systems read as "here" and "up"; also when sent percent-encoded), or
+   * {@link #unsafe}. Other dots and slashes are fine: Iceberg allows them and paths encode them.
+   */
+  static String problem(String name) {
+    if (name == null || name.isEmpty()) {
+      return "empty";
+    }
+    if (name.equals(".") || name.equals("..")) {
+      return "'" + name + "' is not a name";
+    }
+    return unsafe(name);
+  }
+
+  /** Every level must be a name ({@link #problem}); 400 otherwise. */
   static Namespace requireValid(Namespace namespace) {
     if (namespace == null || namespace.isEmpty()) {
       throw ApiException.badRequest("Invalid namespace: empty");
     }
     for (String level : namespace.levels()) {
-      if (level == null || level.isEmpty()) {
-        throw ApiException.badRequest("Invalid namespace %s: empty level", namespace);
-      }
-      if (level.indexOf(RequestContext.NAMESPACE_SEPARATOR.charAt(0)) >= 0
-          || level.indexOf('\0') >= 0) {
-        throw ApiException.badRequest("Invalid namespace level: contains a control character");
+      String problem = problem(level);
+      if (problem != null) {
+        throw ApiException.badRequest("Invalid namespace level: %s", problem);
       }
     }
     return namespace;
   }
 
   static String requireValidName(String name) {
-    if (name == null || name.isEmpty()) {
-      throw ApiException.badRequest("Invalid name: empty");
-    }
-    if (name.indexOf('\0') >= 0) {
-      throw ApiException.badRequest("Invalid name: contains NUL");
+    String problem = problem(name);
+    if (problem != null) {
+      throw ApiException.badRequest("Invalid name: %s", problem);
     }
     return name;
   }
@@ -79,6 +98,35 @@ final class Names {
     requireValid(identifier.namespace());
     requireValidName(identifier.name());
     return identifier;
+  }
+
+  /**
+   * The names a request body brings (what it creates, registers, renames to, or commits to): the
+   * same rules as names in paths, checked for every route in one place.
+   */
+  static void requireValidNames(Object body) {
+    if (body instanceof CreateNamespaceRequest create) {
+      requireValid(create.namespace());
+    } else if (body instanceof CreateTableRequest create) {
+      requireValidName(create.name());
+    } else if (body instanceof CreateViewRequest create) {
+      requireValidName(create.name());
+    } else if (body instanceof RegisterTableRequest register) {
+      requireValidName(register.name());
+    } else if (body instanceof RegisterViewRequest register) {
+      requireValidName(register.name());
+    } else if (body instanceof RenameTableRequest rename) {
+      requireValid(rename.source());
+      requireValid(rename.destination());
+    } else if (body instanceof UpdateTableRequest update && update.identifier() != null) {
+      requireValid(update.identifier());
+    } else if (body instanceof CommitTransactionRequest transaction
+        && transaction.tableChanges() != null) {
+      transaction.tableChanges().stream()
+          .map(UpdateTableRequest::identifier)
+          .filter(java.util.Objects::nonNull)
+          .forEach(Names::requireValid);
+    }
   }
 
   static Map<String, String> requireNoNulls(Map<String, String> properties) {

@@ -2,7 +2,10 @@ package dev.floe.api.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -10,7 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a caller may name and send, against a running server: metrics reports only for tables that
- * exist. Each refusal is a 4xx with the ErrorModel and changes nothing.
+ * exist; names of namespaces, tables and views, in paths and bodies, without control characters,
+ * dot segments, invalid UTF-8 or more than 255 bytes. Each refusal is a 4xx with the ErrorModel and
+ * changes nothing.
  */
 class InputBoundsIT {
   private static final String NS = "/v1/default/namespaces";
@@ -56,6 +61,82 @@ class InputBoundsIT {
                 + "type=\"commit_report\"} 1")
         .doesNotContain("ghost")
         .doesNotContain("nowhere");
+  }
+
+  @Test
+  void controlCharactersDotSegmentsAndInvalidUtf8InPathsAreBadRequests() throws Exception {
+    for (String path :
+        List.of(
+            NS + "/bounds/tables/t%0D%0AX-Forged:%201",
+            NS + "/bounds/tables/t%0Ax",
+            NS + "/bounds/tables/t%7Fx",
+            NS + "/bounds/tables/t%C2%85x",
+            NS + "/bounds/tables/%2e%2e",
+            NS + "/bounds/tables/.",
+            NS + "/bounds/tables/..",
+            NS + "/bounds%1F%2E%2E/tables/t",
+            NS + "/%2E",
+            NS + "/bounds/tables/%C0%AE%C0%AE",
+            NS + "/bounds/tables/t%FF",
+            NS + "/bounds/tables/t%EF%BF%BD")) {
+      RawHttp.Response response =
+          RawHttp.exchange(
+              URI.create(floe.uri()),
+              ("GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII),
+              false,
+              10_000);
+      assertThat(response.status()).as(path).isEqualTo(400);
+      assertThat(new String(response.body(), StandardCharsets.UTF_8))
+          .contains("\"type\":\"BadRequestException\"");
+    }
+  }
+
+  @Test
+  void namesAndLevelsOver255BytesAreBadRequestsNotServerErrors() {
+    String long256 = "n".repeat(256);
+    assertError(get(NS + "/" + long256), 400, "BadRequestException");
+    assertError(get(NS + "/bounds/tables/" + long256), 400, "BadRequestException");
+    assertError(get(NS + "/bounds/views/" + "é".repeat(128)), 400, "BadRequestException");
+    assertError(
+        post(NS, "{\"namespace\":[\"bounds\",\"" + long256 + "\"]}"), 400, "BadRequestException");
+    assertError(post(NS + "/bounds/tables", createTable(long256)), 400, "BadRequestException");
+    assertThat(get(NS + "/bounds/tables").body()).doesNotContain(long256);
+    send("POST", NS, "{\"namespace\":[\"" + "l".repeat(255) + "\"]}", 200);
+  }
+
+  @Test
+  void bodyNamesAreCheckedLikePathNamesAndNothingIsCreated() {
+    String before = get(NS + "?parent=bounds").body();
+    assertError(post(NS, "{\"namespace\":[\"bounds\",\"..\"]}"), 400, "BadRequestException");
+    assertError(post(NS, "{\"namespace\":[\"bounds\",\"a\\r\\nb\"]}"), 400, "BadRequestException");
+    assertError(post(NS, "{\"namespace\":[\"bounds\",\"\\u0085\"]}"), 400, "BadRequestException");
+    assertError(post(NS + "/bounds/tables", createTable(".")), 400, "BadRequestException");
+    assertError(post(NS + "/bounds/tables", createTable("x\\u0000y")), 400, "BadRequestException");
+    assertError(
+        post(
+            "/v1/default/tables/rename",
+            "{\"source\":{\"namespace\":[\"bounds\"],\"name\":\"t\"},"
+                + "\"destination\":{\"namespace\":[\"bounds\"],\"name\":\"..\"}}"),
+        400,
+        "BadRequestException");
+    assertThat(get(NS + "?parent=bounds").body()).isEqualTo(before);
+    assertThat(get(NS + "/bounds/tables").body()).contains("\"t\"").doesNotContain("\"..\"");
+  }
+
+  @Test
+  void namesWithDotsAndSlashesStillWork() {
+    send("POST", NS, "{\"namespace\":[\"bounds\",\"a.b\"]}", 200);
+    send("POST", NS + "/bounds%1Fa.b/tables", createTable("c/d.e"), 200);
+    send("GET", NS + "/bounds%1Fa.b/tables/c%2Fd.e", null, 200);
+  }
+
+  private static AuthHttp.Response get(String path) {
+    return AuthHttp.send(floe.uri(), "GET", path, null, null);
+  }
+
+  private static AuthHttp.Response post(String path, String body) {
+    return AuthHttp.send(floe.uri(), "POST", path, null, body);
   }
 
   static String createTable(String name) {
