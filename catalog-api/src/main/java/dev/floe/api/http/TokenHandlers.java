@@ -48,11 +48,13 @@ final class TokenHandlers {
         new ChangeAccessCommand(
             catalog.header(request),
             new AccessChange.IssueToken(id, principal, Tokens.hash(token), expiresAt));
+    // The answer is kept as soon as the token is stored, before the sync: a retry after a sync
+    // that failed (503, the change applied) still gets the token.
     return catalog
         .submit(command)
-        .compose(reply -> sync.everywhere().map(v -> reply.issuedTokenId()))
         .map(
-            created -> {
+            reply -> {
+              String created = reply.issuedTokenId();
               if (!id.equals(created)) {
                 return retried(request, created);
               }
@@ -63,7 +65,8 @@ final class TokenHandlers {
                 issued.remember(scope(request), id, answer);
               }
               return new HttpResult(201, answer, NO_STORE);
-            });
+            })
+        .compose(answer -> sync.everywhere().map(v -> answer));
   }
 
   /**
