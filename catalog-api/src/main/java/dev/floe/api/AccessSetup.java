@@ -3,6 +3,7 @@ package dev.floe.api;
 import dev.floe.api.auth.Tokens;
 import dev.floe.api.http.ApiException;
 import dev.floe.api.http.HttpResult;
+import dev.floe.api.http.InternalAuth;
 import dev.floe.api.http.RequestContext;
 import dev.floe.events.CommandReply;
 import dev.floe.events.RejectionCode;
@@ -41,57 +42,75 @@ final class AccessSetup {
   static final String SYNC_PATH = "/internal/v1/access/sync";
   private static final Duration SYNC_TIMEOUT = Duration.ofSeconds(10);
 
-  private final AccessView view;
   private final Vertx vertx;
   private final Supplier<List<HostInfo>> peers;
+  private final InternalAuth internal;
+  private final CoalescedCatchUp catchUp;
   private final HttpClient http =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  AccessSetup(AccessView view, Vertx vertx, Supplier<List<HostInfo>> peers) {
-    this.view = view;
+  AccessSetup(AccessView view, Vertx vertx, Supplier<List<HostInfo>> peers, InternalAuth internal) {
     this.vertx = vertx;
     this.peers = peers;
+    this.internal = internal;
+    this.catchUp =
+        new CoalescedCatchUp(
+            () -> view.awaitCaughtUp(SYNC_TIMEOUT),
+            task ->
+                vertx.executeBlocking(
+                    () -> {
+                      task.run();
+                      return null;
+                    },
+                    false));
   }
 
   /** This instance, then every other one, has applied every access change committed so far. */
   Future<Void> syncEverywhere() {
-    return vertx.executeBlocking(
-        () -> {
-          if (!view.awaitCaughtUp(SYNC_TIMEOUT)) {
-            throw unavailable("this instance");
-          }
-          for (HostInfo peer : peers.get()) {
-            HttpRequest request =
-                HttpRequest.newBuilder(
-                        URI.create("http://" + peer.host() + ":" + peer.port() + SYNC_PATH))
-                    .timeout(SYNC_TIMEOUT.plusSeconds(5))
-                    .POST(HttpRequest.BodyPublishers.noBody())
-                    .build();
-            int status;
-            try {
-              status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-            } catch (IOException e) {
-              throw unavailable(peer.host() + ":" + peer.port());
-            }
-            if (status != 204) {
-              throw unavailable(peer.host() + ":" + peer.port());
-            }
-          }
-          return null;
-        },
-        false);
+    return caughtUpHere().compose(v -> vertx.executeBlocking(this::syncPeers, false));
   }
 
-  /** The internal route another instance calls: 204 once this one has caught up. */
+  private Void syncPeers() {
+    String secret = internal.secret().orElseThrow(() -> unavailable("this instance"));
+    for (HostInfo peer : peers.get()) {
+      HttpRequest request =
+          HttpRequest.newBuilder(
+                  URI.create("http://" + peer.host() + ":" + peer.port() + SYNC_PATH))
+              .timeout(SYNC_TIMEOUT.plusSeconds(5))
+              .header(InternalAuth.HEADER, secret)
+              .POST(HttpRequest.BodyPublishers.noBody())
+              .build();
+      int status;
+      try {
+        status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+      } catch (IOException e) {
+        throw unavailable(peer.host() + ":" + peer.port());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw unavailable(peer.host() + ":" + peer.port());
+      }
+      if (status != 204) {
+        throw unavailable(peer.host() + ":" + peer.port());
+      }
+    }
+    return null;
+  }
+
+  /**
+   * The internal route another instance calls: 204 once this one has caught up. Only instances
+   * reach it (the router checks their secret first), and concurrent calls share one catch-up.
+   */
   Future<HttpResult> handleSync(RequestContext request) {
-    return vertx.executeBlocking(
-        () -> {
-          if (!view.awaitCaughtUp(SYNC_TIMEOUT)) {
-            throw unavailable("this instance");
-          }
-          return HttpResult.noContent();
-        },
-        false);
+    return caughtUpHere().map(v -> HttpResult.noContent());
+  }
+
+  private Future<Void> caughtUpHere() {
+    return Future.fromCompletionStage(catchUp.await(), vertx.getOrCreateContext())
+        .compose(
+            caughtUp ->
+                caughtUp
+                    ? Future.succeededFuture()
+                    : Future.failedFuture(unavailable("this instance")));
   }
 
   private static ApiException unavailable(String where) {
@@ -144,6 +163,29 @@ final class AccessSetup {
     }
   }
 
+  /**
+   * The secret instances show each other on internal routes: created by the first instance that
+   * starts (a later one, or one starting at the same time, keeps the first), then read by every
+   * instance from the access state.
+   */
+  static void ensureInstanceSecret(
+      AccessView view,
+      java.util.function.Function<ChangeAccessCommand, CommandReply> submit,
+      String instanceId) {
+    if (view.snapshot().instanceSecret().isEmpty()) {
+      expectAccepted(
+          submit.apply(
+              new ChangeAccessCommand(
+                  systemHeader(instanceId),
+                  new AccessChange.CreateInstanceSecret(Tokens.newSecret()))),
+          null);
+      if (!view.awaitCaughtUp(Duration.ofSeconds(30))
+          || view.snapshot().instanceSecret().isEmpty()) {
+        throw new IllegalStateException("The instances' secret did not reach the access view");
+      }
+    }
+  }
+
   private static CommandHeader systemHeader(String instanceId) {
     return new CommandHeader(
         Uuid7.next().toString(), System.currentTimeMillis(), "floe-system", instanceId, null);
@@ -152,7 +194,7 @@ final class AccessSetup {
   private static void expectAccepted(CommandReply reply, RejectionCode tolerated) {
     if (!reply.accepted() && reply.rejection().code() != tolerated) {
       throw new IllegalStateException(
-          "Cannot create the admin principal: " + reply.rejection().message());
+          "Cannot set up access control: " + reply.rejection().message());
     }
   }
 

@@ -7,6 +7,7 @@ import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.HealthHandlers;
 import dev.floe.api.http.HttpErrors;
 import dev.floe.api.http.IcebergRoutes;
+import dev.floe.api.http.InternalAuth;
 import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.events.Topics;
@@ -95,13 +96,14 @@ public final class FloeServer implements AutoCloseable {
         Vertx.vertx(
             new VertxOptions()
                 .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
-    http =
-        vertx.createHttpServer(
-            new HttpServerOptions().setHost(config.host()).setPort(config.port()));
+    http = vertx.createHttpServer(serverOptions());
+    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
+    http.connectionHandler(limits::onConnection);
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.
     http.requestHandler(
         request -> {
+          limits.onRequest(request);
           RestRouter ready = router;
           if (ready == null) {
             answerWhileStarting(request);
@@ -136,7 +138,9 @@ public final class FloeServer implements AutoCloseable {
                     + "-changelog")
             .start(Duration.ofMinutes(5));
     catalog.withAccess(accessView::snapshot);
-    AccessSetup access = new AccessSetup(accessView, vertx, this::peers);
+    InternalAuth internal = new InternalAuth(() -> accessView.snapshot().instanceSecret());
+    AccessSetup.ensureInstanceSecret(accessView, this::submitNow, instanceId);
+    AccessSetup access = new AccessSetup(accessView, vertx, this::peers, internal);
     if (config.auth().enabled()) {
       catalog.withAccessSync(access::syncEverywhere);
     }
@@ -155,6 +159,7 @@ public final class FloeServer implements AutoCloseable {
     router =
         IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
             .authenticator(new dev.floe.api.auth.Authenticator(config.auth(), accessView::snapshot))
+            .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
@@ -167,6 +172,20 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private int port;
+
+  /**
+   * HTTP/1.1 only: with cleartext HTTP/2 on, Vert.x hands a connection over only once its first
+   * request head is complete (it might be an upgrade), too late to time out a head that never
+   * completes.
+   */
+  private HttpServerOptions serverOptions() {
+    return new HttpServerOptions()
+        .setHost(config.host())
+        .setPort(config.port())
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) Math.max(1, config.http().idleTimeout().toMillis()))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+  }
 
   /**
    * Before the processor runs: the process is live, and every other request is answered 503 with

@@ -74,7 +74,7 @@ final class Purger implements AutoCloseable {
     if (refusal.isPresent()) {
       LOG.error(
           "Refusing to purge {} in warehouse {}: {}; nothing was deleted",
-          LogSafe.of(location),
+          location,
           warehouse,
           refusal.get());
     } else {
@@ -91,7 +91,7 @@ final class Purger implements AutoCloseable {
         .submit(new CompletePurgeCommand(header, warehouse, location, refusal.orElse(null)))
         .get(30, TimeUnit.SECONDS);
     if (refusal.isEmpty()) {
-      LOG.info("Purged the files of a dropped table at {}", LogSafe.of(location));
+      LOG.info("Purged the files of a dropped table at {}", location);
     }
   }
 

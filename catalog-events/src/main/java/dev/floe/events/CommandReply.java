@@ -17,7 +17,9 @@ import java.util.Objects;
  * @param metadata only for a staged create, which writes no file: the metadata it would create, as
  *     Iceberg's JSON (bounded by the create request). Replies of earlier versions carried it for
  *     every table command; a reader still accepts them.
- * @param properties for namespace commands: the namespace's properties after the command
+ * @param properties for namespace commands: the namespace's properties after the command; for a
+ *     token's issue, its id under {@code token-id} (a retry with the same Idempotency-Key gets this
+ *     reply, which names the token the first request created)
  */
 public record CommandReply(
     String commandId,
@@ -28,6 +30,8 @@ public record CommandReply(
     List<String> updated,
     List<String> removed,
     List<String> missing) {
+  private static final String TOKEN_ID = "token-id";
+
   public CommandReply {
     Objects.requireNonNull(commandId, "commandId");
   }
@@ -49,6 +53,16 @@ public record CommandReply(
 
   public static CommandReply done(String commandId) {
     return new CommandReply(commandId, null, null, null, null, null, null, null);
+  }
+
+  /** A token was issued: names its id (never the token or its hash). */
+  public static CommandReply tokenIssued(String commandId, String tokenId) {
+    return namespace(commandId, Map.of(TOKEN_ID, tokenId));
+  }
+
+  /** The id of the token an issue created, or null (another reply, or one of an older version). */
+  public String issuedTokenId() {
+    return properties == null ? null : properties.get(TOKEN_ID);
   }
 
   public static CommandReply namespace(String commandId, Map<String, String> properties) {

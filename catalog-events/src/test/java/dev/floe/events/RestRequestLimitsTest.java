@@ -5,8 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.CreateTableRequest;
+import org.apache.iceberg.rest.requests.CreateViewRequest;
+import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,6 +21,9 @@ import org.junit.jupiter.api.Test;
 class RestRequestLimitsTest {
   private static final String SET_PROPERTY =
       "{\"action\":\"set-properties\",\"updates\":{\"k\":\"v\"}}";
+  private static final String SCHEMA =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\","
+          + "\"required\":true,\"type\":\"long\"}]}";
   private static final String ASSERT_UUID =
       "{\"type\":\"assert-table-uuid\",\"uuid\":\"00000000-0000-0000-0000-000000000000\"}";
 
@@ -83,6 +92,90 @@ class RestRequestLimitsTest {
   }
 
   @Test
+  void readsCreatesWithAsManyPropertiesAsAllowed() throws Exception {
+    String properties = properties(RestRequestLimits.MAX_PROPERTIES_PER_REQUEST, 10);
+    assertThat(
+            read(
+                    "{\"namespace\":[\"a\"],\"properties\":" + properties + "}",
+                    CreateNamespaceRequest.class)
+                .properties())
+        .hasSize(RestRequestLimits.MAX_PROPERTIES_PER_REQUEST);
+    assertThat(read(createTable(properties), CreateTableRequest.class).properties())
+        .hasSize(RestRequestLimits.MAX_PROPERTIES_PER_REQUEST);
+    assertThat(read(createView(properties), CreateViewRequest.class).properties())
+        .hasSize(RestRequestLimits.MAX_PROPERTIES_PER_REQUEST);
+  }
+
+  @Test
+  void refusesCreatesWithTooManyProperties() {
+    String properties = properties(RestRequestLimits.MAX_PROPERTIES_PER_REQUEST + 1, 10);
+    for (ThrowingCallable create :
+        List.<ThrowingCallable>of(
+            () ->
+                read(
+                    "{\"namespace\":[\"a\"],\"properties\":" + properties + "}",
+                    CreateNamespaceRequest.class),
+            () -> read(createTable(properties), CreateTableRequest.class),
+            () -> read(createView(properties), CreateViewRequest.class))) {
+      assertThatThrownBy(create)
+          .hasMessageContaining(
+              "Too many properties set or removed in one request: 1001 (at most 1000)");
+    }
+  }
+
+  @Test
+  void refusesPropertiesLargerThanTheBoundInTotal() {
+    // 200 properties of 6 KB each: 1.2 MB, each string well under the string bound.
+    String properties = properties(200, 6 * 1024);
+    assertThatThrownBy(
+            () ->
+                read(
+                    "{\"namespace\":[\"a\"],\"properties\":" + properties + "}",
+                    CreateNamespaceRequest.class))
+        .hasMessageContaining("too large")
+        .hasMessageContaining("at most 1048576");
+  }
+
+  @Test
+  void countsANamespaceUpdatesUpdatesAndRemovalsTogether() throws Exception {
+    String removals = keys(500);
+    assertThat(
+            read(
+                    "{\"updates\":" + properties(500, 1) + ",\"removals\":" + removals + "}",
+                    UpdateNamespacePropertiesRequest.class)
+                .removals())
+        .hasSize(500);
+    assertThatThrownBy(
+            () ->
+                read(
+                    "{\"updates\":" + properties(501, 1) + ",\"removals\":" + removals + "}",
+                    UpdateNamespacePropertiesRequest.class))
+        .hasMessageContaining("Too many properties");
+  }
+
+  @Test
+  void countsEveryPropertyACommitSetsOrRemoves() throws Exception {
+    String update =
+        "{\"action\":\"set-properties\",\"updates\":"
+            + properties(600, 1)
+            + "},"
+            + "{\"action\":\"remove-properties\",\"removals\":"
+            + keys(401)
+            + "}";
+    String commit = "{\"requirements\":[],\"updates\":[" + update + "]}";
+    assertThatThrownBy(() -> read(commit, UpdateTableRequest.class))
+        .hasMessageContaining("Too many properties set or removed in one request: 1001");
+    assertThatThrownBy(
+            () ->
+                read(
+                    "{\"table-changes\":[{\"identifier\":{\"namespace\":[\"a\"],\"name\":\"t\"},"
+                        + commit.substring(1)
+                        + "]}",
+                    CommitTransactionRequest.class))
+        .hasMessageContaining("Too many properties");
+  }
+
+  @Test
   void logMapperStaysUnbounded() throws Exception {
     int depth = RestRequestLimits.MAX_NESTING_DEPTH * 2;
     String json = "[".repeat(depth) + "]".repeat(depth);
@@ -91,6 +184,39 @@ class RestRequestLimitsTest {
 
   private static <T> T read(String json, Class<T> type) throws Exception {
     return FloeJson.rest().readValue(json.getBytes(StandardCharsets.UTF_8), type);
+  }
+
+  /** {@code {"k0":"vvv…", …}}: this many properties, each value this long. */
+  private static String properties(int count, int valueChars) {
+    StringBuilder json = new StringBuilder("{");
+    for (int i = 0; i < count; i++) {
+      json.append(i == 0 ? "" : ",").append("\"k").append(i).append("\":\"");
+      json.append("v".repeat(valueChars)).append('"');
+    }
+    return json.append('}').toString();
+  }
+
+  private static String keys(int count) {
+    StringBuilder json = new StringBuilder("[");
+    for (int i = 0; i < count; i++) {
+      json.append(i == 0 ? "" : ",").append("\"r").append(i).append('"');
+    }
+    return json.append(']').toString();
+  }
+
+  private static String createTable(String properties) {
+    return "{\"name\":\"t\",\"schema\":" + SCHEMA + ",\"properties\":" + properties + "}";
+  }
+
+  private static String createView(String properties) {
+    return "{\"name\":\"v\",\"schema\":"
+        + SCHEMA
+        + ",\"view-version\":{\"version-id\":1,\"timestamp-ms\":1,\"schema-id\":0,"
+        + "\"summary\":{},\"default-namespace\":[],\"representations\":"
+        + "[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+        + "\"properties\":"
+        + properties
+        + "}";
   }
 
   private static String commit(int requirements, int updates) {

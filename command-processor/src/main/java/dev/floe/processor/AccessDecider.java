@@ -18,6 +18,7 @@ import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.AccessChangedEvent;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -55,15 +56,20 @@ public final class AccessDecider {
     if (refused.isPresent()) {
       return Outcome.rejected(id, refused.get());
     }
-    if (writes.isEmpty()) {
-      return new Outcome(Map.of(), Decision.reply(List.of(), CommandReply.done(id)));
+    if (writes.isEmpty() || change instanceof AccessChange.CreateInstanceSecret) {
+      // Nothing changed, or nothing a principal may do: no event (a secret never goes in one).
+      return new Outcome(writes, Decision.reply(List.of(), CommandReply.done(id)));
     }
     AccessChange logged =
         change instanceof AccessChange.IssueToken issue ? issue.withoutHash() : change;
     AccessChangedEvent event =
         new AccessChangedEvent(
             change.warehouse(), logged, id, header.principal(), state.sequence() + 1);
-    return new Outcome(writes, Decision.reply(List.of(event), CommandReply.done(id)));
+    CommandReply reply =
+        change instanceof AccessChange.IssueToken issue
+            ? CommandReply.tokenIssued(id, issue.tokenId())
+            : CommandReply.done(id);
+    return new Outcome(writes, Decision.reply(List.of(event), reply));
   }
 
   private static Optional<Rejection> apply(
@@ -72,6 +78,15 @@ public final class AccessDecider {
       if (state.get(AccessEntries.principalKey(c.name())).isPresent()) {
         return Optional.of(
             Rejection.of(PRINCIPAL_ALREADY_EXISTS, "Principal already exists: %s", c.name()));
+      }
+      Optional<String> alike = sameButForCase(state, c.name());
+      if (alike.isPresent()) {
+        return Optional.of(
+            Rejection.of(
+                PRINCIPAL_ALREADY_EXISTS,
+                "Principal already exists: %s differs from %s only by case",
+                c.name(),
+                alike.get()));
       }
       Principal principal = new Principal(c.name(), c.kind(), c.email(), Map.of());
       writes.put(principal.key(), principal);
@@ -145,6 +160,12 @@ public final class AccessDecider {
       writes.put(entry.key(), c.visibility() == AccessEntries.Visibility.PRIVATE ? null : entry);
       return Optional.empty();
     }
+    if (change instanceof AccessChange.CreateInstanceSecret c) {
+      if (state.get(AccessEntries.InstanceSecret.KEY).isEmpty()) {
+        writes.put(AccessEntries.InstanceSecret.KEY, new AccessEntries.InstanceSecret(c.secret()));
+      }
+      return Optional.empty();
+    }
     if (change instanceof AccessChange.MoveTableGrants c) {
       moveGrants(state, c, writes);
       return Optional.empty();
@@ -172,6 +193,24 @@ public final class AccessDecider {
           target,
           new GrantEntry(c.warehouse(), grant.principal(), c.toNamespace(), c.toName(), action));
     }
+  }
+
+  /**
+   * An existing principal whose name differs from this one only by case: two such names would be
+   * told apart by some readers (audit, grants by name) and not by others (people, case-insensitive
+   * identity providers), so the second one is refused.
+   */
+  private static Optional<String> sameButForCase(State state, String name) {
+    String folded = fold(name);
+    return state.withPrefix("principal/").stream()
+        .filter(Principal.class::isInstance)
+        .map(entry -> ((Principal) entry).name())
+        .filter(existing -> fold(existing).equals(folded))
+        .findFirst();
+  }
+
+  private static String fold(String name) {
+    return name.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
   }
 
   private static Rejection missingPrincipal(String name) {

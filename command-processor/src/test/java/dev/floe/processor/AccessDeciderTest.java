@@ -2,6 +2,8 @@ package dev.floe.processor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.events.CommandReply;
+import dev.floe.events.FloeJson;
 import dev.floe.events.RejectionCode;
 import dev.floe.events.access.AccessChange;
 import dev.floe.events.access.AccessEntries;
@@ -10,6 +12,7 @@ import dev.floe.events.access.AccessEntries.Entry;
 import dev.floe.events.access.AccessEntries.GrantEntry;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.AccessChangedEvent;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,6 +97,50 @@ class AccessDeciderTest {
     assertThat(apply(new AccessChange.RevokeToken("t1")).decision().reply().rejection().code())
         .isEqualTo(RejectionCode.TOKEN_NOT_FOUND);
     assertThat(sequence).isEqualTo(3);
+  }
+
+  @Test
+  void aPrincipalWhoseNameDiffersFromAnExistingOneOnlyByCaseIsRefused() {
+    apply(new AccessChange.CreatePrincipal("alice", "user", null));
+    apply(new AccessChange.CreatePrincipal("strasse", "user", null));
+    for (String alike : List.of("Alice", "ALICE", "aLiCe", "STRASSE", "Straße")) {
+      AccessDecider.Outcome outcome = apply(new AccessChange.CreatePrincipal(alike, "user", null));
+      assertThat(outcome.decision().reply().rejection().code())
+          .as(alike)
+          .isEqualTo(RejectionCode.PRINCIPAL_ALREADY_EXISTS);
+      assertThat(outcome.decision().reply().rejection().message()).contains("only by case");
+      assertThat(outcome.writes()).isEmpty();
+    }
+    assertThat(
+            apply(new AccessChange.CreatePrincipal("alicia", "user", null)).decision().isRejected())
+        .isFalse();
+  }
+
+  @Test
+  void theFirstInstanceSecretIsKeptWithoutAnEvent() {
+    AccessDecider.Outcome first = apply(new AccessChange.CreateInstanceSecret("s1"));
+    AccessDecider.Outcome second = apply(new AccessChange.CreateInstanceSecret("s2"));
+
+    assertThat(first.decision().isRejected()).isFalse();
+    assertThat(first.decision().events()).isEmpty();
+    assertThat(second.decision().isRejected()).isFalse();
+    assertThat(second.writes()).isEmpty();
+    assertThat(store.get(AccessEntries.InstanceSecret.KEY))
+        .isEqualTo(new AccessEntries.InstanceSecret("s1"));
+    assertThat(sequence).isZero();
+    assertThat(new AccessChange.CreateInstanceSecret("s1").toString()).doesNotContain("s1");
+  }
+
+  @Test
+  void theReplyToAnIssueNamesTheTokenItCreatedAndNothingElse() {
+    apply(new AccessChange.CreatePrincipal("alice", "user", null));
+    CommandReply reply =
+        apply(new AccessChange.IssueToken("t1", "alice", "secret-hash", 0)).decision().reply();
+    assertThat(reply.issuedTokenId()).isEqualTo("t1");
+    assertThat(new String(FloeJson.toBytes(reply), StandardCharsets.UTF_8))
+        .doesNotContain("secret-hash");
+    assertThat(apply(new AccessChange.RevokeToken("t1")).decision().reply().issuedTokenId())
+        .isNull();
   }
 
   @Test

@@ -23,6 +23,13 @@ public final class Tokens {
     return PREFIX + Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
+  /** 32 random bytes (base64url) for a secret that is not a principal's token. */
+  public static String newSecret() {
+    byte[] bytes = new byte[32];
+    RANDOM.nextBytes(bytes);
+    return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+  }
+
   /** A token's public handle, for listing and revoking. */
   public static String newTokenId() {
     byte[] bytes = new byte[8];

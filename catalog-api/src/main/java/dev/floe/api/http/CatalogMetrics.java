@@ -55,7 +55,8 @@ public final class CatalogMetrics {
   void countReport(String warehouse, String namespace, String table, String reportType) {
     String labels = reportLabels(warehouse, namespace, table, reportType);
     if (!reports.containsKey(labels) && reports.size() >= MAX_REPORT_SERIES) {
-      // Reports name any table (the route does not check it exists): past the bound, one series.
+      // Reports are counted only for tables that exist, but those may be many: past the bound,
+      // one series.
       labels = reportLabels(warehouse, OTHER, OTHER, reportType);
     }
     reports.computeIfAbsent(labels, k -> new LongAdder()).increment();

@@ -18,7 +18,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /**
  * The locations a table holds as its warehouse's directory claimed them, read from the instance that hosts the
  * directory when that is not this one (vending checks it; the table itself may live elsewhere). The
- * request goes with the caller's own Authorization header and is guarded like a load.
+ * request goes with the instances' secret ({@link InternalAuth}) and the caller's own Authorization
+ * header, and is guarded like a load.
  */
 final class ClaimedLocations {
   static final String PATH =
@@ -52,6 +53,7 @@ final class ClaimedLocations {
     if (authorization != null) {
       call.header("Authorization", authorization);
     }
+    request.instanceSecret().ifPresent(secret -> call.header(InternalAuth.HEADER, secret));
     try {
       HttpResponse<byte[]> response =
           HTTP.send(call.build(), HttpResponse.BodyHandlers.ofByteArray());

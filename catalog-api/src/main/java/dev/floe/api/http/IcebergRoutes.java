@@ -28,6 +28,7 @@ public final class IcebergRoutes {
     TableMembershipHandlers membership = new TableMembershipHandlers(catalog);
     ViewHandlers views = new ViewHandlers(catalog);
     ManagementHandlers management = new ManagementHandlers(catalog, sync);
+    TokenHandlers tokens = new TokenHandlers(catalog, sync);
     Guards.Guard read = Guards.table(Action.READ);
     Guards.Guard write = Guards.table(Action.WRITE);
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
@@ -100,9 +101,9 @@ public final class IcebergRoutes {
         superuser,
         management::handleRemoveRole);
     // Token routes check "the principal itself or a superuser" in the handler.
-    route.add(POST, mgmt + "/principals/{principal}/tokens", any, management::handleCreateToken);
-    route.add(GET, mgmt + "/principals/{principal}/tokens", any, management::handleListTokens);
-    route.add(DELETE, mgmt + "/tokens/{token}", any, management::handleRevokeToken);
+    route.add(POST, mgmt + "/principals/{principal}/tokens", any, tokens::handleCreateToken);
+    route.add(GET, mgmt + "/principals/{principal}/tokens", any, tokens::handleListTokens);
+    route.add(DELETE, mgmt + "/tokens/{token}", any, tokens::handleRevokeToken);
     // Grant routes check "manage on the target" in the handler (the target is in the body).
     String wh = mgmt + "/warehouses/{prefix}";
     route.add(GET, wh + "/grants", any, management::handleListGrants);

@@ -4,14 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.api.auth.Caller;
-import dev.floe.api.auth.Tokens;
 import dev.floe.events.FloeJson;
 import dev.floe.events.access.AccessChange;
 import dev.floe.events.access.AccessEntries;
 import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.events.access.AccessEntries.GrantEntry;
 import dev.floe.events.access.AccessEntries.Principal;
-import dev.floe.events.access.AccessEntries.Token;
 import dev.floe.events.command.ChangeAccessCommand;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -69,7 +67,7 @@ public final class ManagementHandlers {
 
   Future<HttpResult> handleCreatePrincipal(RequestContext request) {
     JsonNode body = request.json();
-    String name = requireName(text(body, "name", true), "principal name");
+    String name = PrincipalNames.requireValid(text(body, "name", true));
     String kind = text(body, "kind", false);
     if (kind != null && !kind.equals("user") && !kind.equals("service")) {
       throw ApiException.badRequest("Invalid kind: %s (expected user or service)", kind);
@@ -105,52 +103,6 @@ public final class ManagementHandlers {
     String warehouse = roleWarehouse(request);
     return change(request, new AccessChange.SetRole(request.param("principal"), warehouse, null))
         .map(v -> HttpResult.noContent());
-  }
-
-  /** A new token, shown once in this answer; only its hash is kept. */
-  Future<HttpResult> handleCreateToken(RequestContext request) {
-    String principal = request.param("principal");
-    requireSelfOrSuperuser(request, principal);
-    long expiresAt = 0;
-    if (request.hasBody()) {
-      JsonNode seconds = request.json().get("expires-in-seconds");
-      if (seconds != null && !seconds.isNull()) {
-        if (!seconds.canConvertToLong() || seconds.asLong() < 1) {
-          throw ApiException.badRequest("Invalid expires-in-seconds: must be a positive integer");
-        }
-        expiresAt = System.currentTimeMillis() + seconds.asLong() * 1000;
-      }
-    }
-    String token = Tokens.newToken();
-    String id = Tokens.newTokenId();
-    long expiresAtMillis = expiresAt;
-    return change(
-            request,
-            new AccessChange.IssueToken(id, principal, Tokens.hash(token), expiresAtMillis))
-        .map(
-            v -> {
-              ObjectNode body = tokenJson(new Token(id, principal, null, expiresAtMillis));
-              body.put("token", token);
-              return jsonResult(201, body);
-            });
-  }
-
-  Future<HttpResult> handleListTokens(RequestContext request) {
-    String principal = request.param("principal");
-    requireSelfOrSuperuser(request, principal);
-    ObjectNode body = FloeJson.mapper().createObjectNode();
-    ArrayNode tokens = body.putArray("tokens");
-    catalog.access().tokens().stream()
-        .filter(t -> t.principal().equals(principal))
-        .forEach(t -> tokens.add(tokenJson(t)));
-    return json(200, body);
-  }
-
-  Future<HttpResult> handleRevokeToken(RequestContext request) {
-    String id = request.param("token");
-    Token token = catalog.access().token(id).orElseThrow(() -> notFound("No such token: " + id));
-    requireSelfOrSuperuser(request, token.principal());
-    return change(request, new AccessChange.RevokeToken(id)).map(v -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleListGrants(RequestContext request) {
@@ -249,15 +201,6 @@ public final class ManagementHandlers {
     return warehouse;
   }
 
-  private void requireSelfOrSuperuser(RequestContext request, String principal) {
-    Caller caller = request.caller();
-    if (!caller.unrestricted()
-        && !caller.name().equals(principal)
-        && !catalog.access().isSuperuser(caller.name())) {
-      throw ApiException.forbidden(caller.name(), "manage the tokens of " + principal);
-    }
-  }
-
   private boolean manages(Caller caller, String warehouse, List<String> namespace, String table) {
     Action level = catalog.access().level(caller.name(), warehouse, namespace, table);
     return caller.unrestricted() || (level != null && level.covers(Action.MANAGE));
@@ -279,8 +222,12 @@ public final class ManagementHandlers {
     }
     List<String> levels = new ArrayList<>();
     for (JsonNode level : node) {
-      if (!level.isTextual() || level.asText().isEmpty()) {
-        throw ApiException.badRequest("Invalid namespace: every level must be a non-empty string");
+      if (!level.isTextual()) {
+        throw ApiException.badRequest("Invalid namespace: every level must be a string");
+      }
+      String problem = Names.problem(level.asText());
+      if (problem != null) {
+        throw ApiException.badRequest("Invalid namespace level: %s", problem);
       }
       levels.add(level.asText());
     }
@@ -301,17 +248,6 @@ public final class ManagementHandlers {
     return node.asText();
   }
 
-  private static String requireName(String name, String what) {
-    if (name.length() > 128 || name.chars().anyMatch(Character::isISOControl)) {
-      throw ApiException.badRequest(
-          "Invalid %s: at most 128 characters, no control characters", what);
-    }
-    if (name.equals(AccessEntries.ALL_WAREHOUSES)) {
-      throw ApiException.badRequest("Invalid %s: %s is reserved", what, name);
-    }
-    return name;
-  }
-
   private static ApiException notFound(String message) {
     return new ApiException(404, "NotFoundException", message);
   }
@@ -325,17 +261,6 @@ public final class ManagementHandlers {
     }
     ObjectNode roles = node.putObject("roles");
     principal.roles().forEach((wh, role) -> roles.put(wh, role.label()));
-    return node;
-  }
-
-  /** A token's public fields: never the token or its hash. */
-  private static ObjectNode tokenJson(Token token) {
-    ObjectNode node = FloeJson.mapper().createObjectNode();
-    node.put("id", token.id());
-    node.put("principal", token.principal());
-    if (token.expiresAtMillis() > 0) {
-      node.put("expires-at-ms", token.expiresAtMillis());
-    }
     return node;
   }
 

@@ -3,7 +3,6 @@ package dev.floe.api.http;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
-import java.util.Arrays;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -22,6 +21,8 @@ public final class RequestContext {
   private volatile dev.floe.api.auth.Caller caller;
   private volatile Object parsedBody;
   private volatile boolean answerHere;
+
+  private volatile InternalAuth internalAuth;
 
   RequestContext(HttpServerRequest request, Map<String, String> params, Buffer body) {
     this.request = request;
@@ -43,6 +44,15 @@ public final class RequestContext {
 
   void answerHere(boolean answerHere) {
     this.answerHere = answerHere;
+  }
+
+  void internalAuth(InternalAuth internalAuth) {
+    this.internalAuth = internalAuth;
+  }
+
+  /** What this instance shows another when a request here needs to ask it something. */
+  java.util.Optional<String> instanceSecret() {
+    return internalAuth == null ? java.util.Optional.empty() : internalAuth.secret();
   }
 
   /** The command this request produced, once it produced one. */
@@ -118,11 +128,8 @@ public final class RequestContext {
   }
 
   public TableIdentifier table() {
-    String name = params.get("table");
-    if (name.isEmpty()) {
-      throw ApiException.badRequest("Invalid table name: empty");
-    }
-    return TableIdentifier.of(namespace(), name);
+    Namespace namespace = namespace();
+    return TableIdentifier.of(namespace, Names.requireValidName(params.get("table")));
   }
 
   public String query(String name) {
@@ -154,8 +161,11 @@ public final class RequestContext {
       throw ApiException.badRequest("Invalid namespace: empty");
     }
     String[] levels = value.split(NAMESPACE_SEPARATOR, -1);
-    if (Arrays.stream(levels).anyMatch(String::isEmpty)) {
-      throw ApiException.badRequest("Invalid namespace: empty level in %s", Namespace.of(levels));
+    for (String level : levels) {
+      String problem = Names.problem(level);
+      if (problem != null) {
+        throw ApiException.badRequest("Invalid namespace level: %s", problem);
+      }
     }
     return Namespace.of(levels);
   }
@@ -212,6 +222,7 @@ public final class RequestContext {
     } catch (RuntimeException e) {
       throw ApiException.badRequest("Invalid %s: %s", type.getSimpleName(), e.getMessage());
     }
+    Names.requireValidNames(parsed);
     parsedBody = parsed;
     return parsed;
   }

@@ -6,8 +6,6 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,6 +43,11 @@ public final class RestRouter {
     /** Probes and the internal routes are answered without a token. */
     boolean open() {
       return !audited;
+    }
+
+    /** Only Floe's instances may call it: they show their shared secret ({@link InternalAuth}). */
+    boolean internal() {
+      return path.startsWith("/internal/");
     }
 
     String template() {
@@ -105,6 +108,13 @@ public final class RestRouter {
       fail(response, match.error());
       return;
     }
+    ApiException notAnInstance =
+        route.internal() ? internalAuth.refusal(request.getHeader(InternalAuth.HEADER)) : null;
+    if (notAnInstance != null) {
+      // Refused before the body is read or anything is audited: it costs this instance nothing.
+      fail(response, notAnInstance);
+      return;
+    }
     if (match.params().values().stream().anyMatch(value -> value.indexOf('\u0000') >= 0)) {
       // No Iceberg name may hold a null byte (Namespace.of refuses one); refused here, before a
       // command could carry one to the processor, whose keys cannot represent it.
@@ -128,12 +138,12 @@ public final class RestRouter {
   }
 
   private Match match(HttpServerRequest request) {
-    String[] segments = segments(request.path());
+    String[] segments = PathPatterns.segments(request.path());
     Map<String, String> params = new HashMap<>();
     boolean pathMatched = false;
     for (Route route : routes) {
       params.clear();
-      if (matches(route.pattern(), segments, params)) {
+      if (PathPatterns.matches(route.pattern(), segments, params)) {
         pathMatched = true;
         if (route.method().equals(request.method())) {
           return new Match(route, Map.copyOf(params), null);
@@ -184,6 +194,7 @@ public final class RestRouter {
       response.putHeader("X-Floe-Served-By", servedBy);
     }
     RequestContext context = new RequestContext(request, params, body);
+    context.internalAuth(internalAuth);
     response.putHeader("X-Request-Id", context.requestId());
     if (!route.open()) {
       try {
@@ -297,6 +308,14 @@ public final class RestRouter {
     return this;
   }
 
+  private InternalAuth internalAuth = new InternalAuth(java.util.Optional::empty);
+
+  /** How internal routes recognise Floe's instances (default: nothing is recognised). */
+  public RestRouter internalAuth(InternalAuth internalAuth) {
+    this.internalAuth = internalAuth;
+    return this;
+  }
+
   private String servedBy;
 
   /**
@@ -362,35 +381,6 @@ public final class RestRouter {
 
   private static String methodLabel(HttpMethod method) {
     return METHOD_LABELS.contains(method.name()) ? method.name() : "OTHER";
-  }
-
-  private static boolean matches(String[] pattern, String[] segments, Map<String, String> params) {
-    if (pattern.length != segments.length) {
-      return false;
-    }
-    for (int i = 0; i < pattern.length; i++) {
-      String p = pattern[i];
-      if (p.startsWith("{")) {
-        params.put(p.substring(1, p.length() - 1), segments[i]);
-      } else if (!p.equals(segments[i])) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static String[] segments(String rawPath) {
-    String path = rawPath == null ? "" : rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
-    String[] raw = path.split("/", -1);
-    String[] decoded = new String[raw.length];
-    for (int i = 0; i < raw.length; i++) {
-      try {
-        decoded[i] = URLDecoder.decode(raw[i], StandardCharsets.UTF_8);
-      } catch (IllegalArgumentException e) {
-        decoded[i] = raw[i];
-      }
-    }
-    return decoded;
   }
 
   private static long parseLong(String value) {

@@ -73,18 +73,37 @@ final class TableMembershipHandlers {
     }
   }
 
+  /**
+   * Counts an engine's report for a table that exists: one for a table that does not is 404
+   * NoSuchTableException, so a caller cannot mint a metrics series per name it makes up.
+   */
   Future<HttpResult> handleReportMetrics(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     ReportMetricsRequest body = request.body(ReportMetricsRequest.class);
-    catalog
-        .metrics()
-        .countReport(
-            warehouse,
-            table.namespace().toString(),
-            table.name(),
-            body.reportType().name().toLowerCase(java.util.Locale.ROOT));
-    return Future.succeededFuture(HttpResult.noContent());
+    String reportType = body.reportType().name().toLowerCase(java.util.Locale.ROOT);
+    Runnable count =
+        () ->
+            catalog
+                .metrics()
+                .countReport(warehouse, table.namespace().toString(), table.name(), reportType);
+    if (request.warehouse().indexOf('@') < 0
+        && catalog.queries().tableMetadataLocationNow(warehouse, table) != null) {
+      count.run(); // one local store read found it: no hand-off to a worker
+      return Future.succeededFuture(HttpResult.noContent());
+    }
+    return catalog
+        .read(
+            () ->
+                catalog
+                    .queries(request)
+                    .tableMetadataLocation(warehouse, table)
+                    .orElseThrow(() -> ApiException.noSuchTable(table)))
+        .map(
+            location -> {
+              count.run();
+              return HttpResult.noContent();
+            });
   }
 
   Future<HttpResult> handlePrometheus(RequestContext request) {

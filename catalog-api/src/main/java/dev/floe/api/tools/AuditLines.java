@@ -1,5 +1,6 @@
 package dev.floe.api.tools;
 
+import dev.floe.api.logging.ControlCharacters;
 import dev.floe.events.AuditRecord;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -43,9 +44,10 @@ final class AuditLines implements TailCommand.Lines {
       fields.add("req=" + record.requestId());
     }
     if (record.errorType() != null || record.message() != null) {
-      String message = Objects.requireNonNullElse(record.message(), "").replace('\n', ' ');
+      String message = Objects.requireNonNullElse(record.message(), "");
       fields.add(Objects.requireNonNullElse(record.errorType(), "Error") + ": " + message);
     }
-    return String.join("  ", fields);
+    // Targets, principals and messages hold what callers sent: one record, one line.
+    return ControlCharacters.escape(String.join("  ", fields));
   }
 }

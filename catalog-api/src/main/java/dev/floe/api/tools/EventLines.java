@@ -1,5 +1,6 @@
 package dev.floe.api.tools;
 
+import dev.floe.api.logging.ControlCharacters;
 import dev.floe.events.FloeJson;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
@@ -79,7 +80,8 @@ final class EventLines implements TailCommand.Lines {
     fields.add("by=" + event.principal());
     fields.add("cmd=" + event.commandId());
     fields.addAll(details(event));
-    return String.join("  ", fields);
+    // Names, properties and principals hold what callers sent: one event, one line.
+    return ControlCharacters.escape(String.join("  ", fields));
   }
 
   private static List<String> details(CatalogEvent event) {

@@ -29,6 +29,17 @@ final class AuthHttp {
   private AuthHttp() {}
 
   static Response send(String base, String method, String path, String token, String body) {
+    return send(base, method, path, token, body, java.util.Map.of());
+  }
+
+  /** With extra request headers (e.g. {@code Idempotency-Key}). */
+  static Response send(
+      String base,
+      String method,
+      String path,
+      String token,
+      String body,
+      java.util.Map<String, String> headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(Duration.ofSeconds(60))
@@ -43,6 +54,7 @@ final class AuthHttp {
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
+    headers.forEach(request::header);
     try {
       HttpResponse<String> response =
           CLIENT.send(request.build(), HttpResponse.BodyHandlers.ofString());

@@ -447,7 +447,8 @@ class AuthorizationMatrixIT {
                     + response.status()
                     + " "
                     + response.body());
-          } else if (expected == 403) {
+          } else if (expected == 403 && !call.method().equals("HEAD")) {
+            // An answer to HEAD has no body (HTTP/1.1), so no ErrorModel to look at.
             assertErrorModel(response, 403, "ForbiddenException");
           }
           if (route.name().equals("list tables") && expected == 200) {

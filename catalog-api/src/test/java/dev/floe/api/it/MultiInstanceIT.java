@@ -113,7 +113,46 @@ class MultiInstanceIT {
                   .metadataFileLocation())
           .as("the retry had no second effect")
           .isEqualTo(location);
+
+      aTokenCreationRetriedOnTheOtherInstanceNamesTheTokenToRevoke(a, b);
     }
+  }
+
+  /**
+   * The token of a keyed creation is shown only by the instance that created it (it is stored
+   * nowhere but as its hash): a retry on the other instance is told which token to revoke and is
+   * never given a token that was not stored; a retry on the first instance gets the first answer.
+   */
+  private static void aTokenCreationRetriedOnTheOtherInstanceNamesTheTokenToRevoke(
+      FloeProcess a, FloeProcess b) throws InterruptedException {
+    String tokens = "/management/v1/principals/etl/tokens";
+    AuthHttp.expect(201, a.uri(), "POST", "/management/v1/principals", null, "{\"name\":\"etl\"}");
+    Map<String, String> key = Map.of("Idempotency-Key", dev.floe.api.Uuid7.next().toString());
+    AuthHttp.Response first = AuthHttp.send(a.uri(), "POST", tokens, null, "{}", key);
+    AuthHttp.Response elsewhere = AuthHttp.send(b.uri(), "POST", tokens, null, "{}", key);
+    AuthHttp.Response here = AuthHttp.send(a.uri(), "POST", tokens, null, "{}", key);
+
+    assertThat(first.status()).isEqualTo(201);
+    String id = first.json().path("id").asText();
+    assertThat(elsewhere.status()).as(elsewhere.body()).isEqualTo(409);
+    assertThat(elsewhere.json().path("error").path("type").asText())
+        .isEqualTo("AlreadyExistsException");
+    assertThat(elsewhere.json().path("error").path("message").asText())
+        .contains("token " + id)
+        .contains("revoke");
+    assertThat(elsewhere.body()).doesNotContain("floe_");
+    assertThat(here.status()).isEqualTo(201);
+    assertThat(here.body()).isEqualTo(first.body());
+    List<String> ids = new ArrayList<>();
+    for (int attempt = 0; attempt < 50 && !ids.contains(id); attempt++) {
+      ids.clear();
+      AuthHttp.send(b.uri(), "GET", tokens, null, null)
+          .json()
+          .path("tokens")
+          .forEach(t -> ids.add(t.path("id").asText()));
+      Thread.sleep(100);
+    }
+    assertThat(ids).as("the only token of etl").containsExactly(id);
   }
 
   /**

@@ -39,7 +39,8 @@ final class RawHttp {
     }
   }
 
-  private static Response read(InputStream in, boolean head) throws IOException {
+  /** Reads one response from a connection the caller keeps (keep-alive). */
+  static Response read(InputStream in, boolean head) throws IOException {
     String headerBlock = readHeaderBlock(in);
     if (headerBlock == null) {
       return new Response(-1, Map.of(), new byte[0]);

@@ -21,7 +21,10 @@ import java.util.Objects;
   @JsonSubTypes.Type(value = AccessChange.Grant.class, name = "grant"),
   @JsonSubTypes.Type(value = AccessChange.Revoke.class, name = "revoke"),
   @JsonSubTypes.Type(value = AccessChange.SetVisibility.class, name = "set-visibility"),
-  @JsonSubTypes.Type(value = AccessChange.MoveTableGrants.class, name = "move-table-grants")
+  @JsonSubTypes.Type(value = AccessChange.MoveTableGrants.class, name = "move-table-grants"),
+  @JsonSubTypes.Type(
+      value = AccessChange.CreateInstanceSecret.class,
+      name = "create-instance-secret")
 })
 public sealed interface AccessChange {
   /** The warehouse the change is about, or {@code *} for principals and tokens. */
@@ -33,7 +36,7 @@ public sealed interface AccessChange {
 
   /** A change to principals or tokens, which belong to no one warehouse. */
   sealed interface Global extends AccessChange
-      permits CreatePrincipal, DeletePrincipal, IssueToken, RevokeToken {
+      permits CreatePrincipal, DeletePrincipal, IssueToken, RevokeToken, CreateInstanceSecret {
     @Override
     @JsonIgnore
     default String warehouse() {
@@ -92,6 +95,27 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "token " + tokenId;
+    }
+  }
+
+  /**
+   * The instances' shared secret ({@link AccessEntries.InstanceSecret}), sent by an instance as it
+   * starts; kept only if there is none yet. Never an event: it is not a change to what a principal
+   * may do, and the secret must not reach {@code floe.events}.
+   */
+  record CreateInstanceSecret(String secret) implements Global {
+    public CreateInstanceSecret {
+      Objects.requireNonNull(secret, "secret");
+    }
+
+    @Override
+    public String describe() {
+      return "the instances' secret";
+    }
+
+    @Override
+    public String toString() {
+      return "CreateInstanceSecret[secret=…]";
     }
   }
 

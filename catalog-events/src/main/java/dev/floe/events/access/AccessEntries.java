@@ -114,9 +114,11 @@ public final class AccessEntries {
     @JsonSubTypes.Type(value = Principal.class, name = "principal"),
     @JsonSubTypes.Type(value = Token.class, name = "token"),
     @JsonSubTypes.Type(value = GrantEntry.class, name = "grant"),
-    @JsonSubTypes.Type(value = VisibilityEntry.class, name = "visibility")
+    @JsonSubTypes.Type(value = VisibilityEntry.class, name = "visibility"),
+    @JsonSubTypes.Type(value = InstanceSecret.class, name = "instance-secret")
   })
-  public sealed interface Entry permits Principal, Token, GrantEntry, VisibilityEntry {
+  public sealed interface Entry
+      permits Principal, Token, GrantEntry, VisibilityEntry, InstanceSecret {
     String key();
 
     default byte[] toBytes() {
@@ -192,6 +194,25 @@ public final class AccessEntries {
     @Override
     public String key() {
       return visibilityKey(warehouse, namespace);
+    }
+  }
+
+  /**
+   * The secret Floe's instances show each other on their internal routes ({@code /internal/v1/…}),
+   * created once by the first instance to start: random, not a user's token, never in an event or a
+   * log. Every instance reads it from this store's changelog, like the rest of the access state.
+   */
+  public record InstanceSecret(String secret) implements Entry {
+    public static final String KEY = "instance/secret";
+
+    @Override
+    public String key() {
+      return KEY;
+    }
+
+    @Override
+    public String toString() {
+      return "InstanceSecret[secret=…]";
     }
   }
 

@@ -19,6 +19,7 @@ import java.util.Properties;
  * @param warehouses warehouse name → storage root ({@code file:///…})
  * @param haltBefore fault tests only: record types before which the processor halts the process
  * @param auth how requests are authenticated
+ * @param http bounds on the HTTP server's connections
  * @param storage each warehouse's storage and the named storage profiles (docs/storage.md)
  */
 public record FloeConfig(
@@ -41,11 +42,13 @@ public record FloeConfig(
     Duration idempotencyKeyLifetime,
     java.util.Set<String> haltBefore,
     AuthConfig auth,
+    HttpConfig http,
     dev.floe.infra.storage.StorageConfig storage) {
 
   public FloeConfig {
     haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
     auth = auth == null ? AuthConfig.NONE : auth;
+    http = http == null ? HttpConfig.DEFAULT : http;
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
     storage = storage == null ? dev.floe.infra.storage.StorageConfig.local(warehouses) : storage;
@@ -120,6 +123,7 @@ public record FloeConfig(
             .filter(type -> !type.isEmpty())
             .collect(java.util.stream.Collectors.toSet()),
         AuthConfig.fromProperties(props),
+        HttpConfig.fromProperties(props),
         dev.floe.infra.storage.StorageConfig.fromProperties(props, warehouses));
   }
 

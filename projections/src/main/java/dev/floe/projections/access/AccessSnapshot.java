@@ -46,6 +46,12 @@ public final class AccessSnapshot {
     }
   }
 
+  /** The secret Floe's instances show each other on internal routes, once one was created. */
+  public Optional<String> instanceSecret() {
+    return Optional.ofNullable(entries.get(AccessEntries.InstanceSecret.KEY))
+        .map(entry -> ((AccessEntries.InstanceSecret) entry).secret());
+  }
+
   /** The token with this hash, whatever its expiry. */
   public Optional<Token> tokenByHash(String hash) {
     return Optional.ofNullable(tokensByHash.get(hash));

@@ -1,0 +1,43 @@
+package dev.floe.api.http;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Route templates against raw paths: each segment is decoded on its own, so a name holding an
+ * encoded {@code /} ({@code %2F}) stays one segment.
+ */
+final class PathPatterns {
+  private PathPatterns() {}
+
+  /** Whether the segments fit the template ({@code {name}} matches any one segment). */
+  static boolean matches(String[] pattern, String[] segments, Map<String, String> params) {
+    if (pattern.length != segments.length) {
+      return false;
+    }
+    for (int i = 0; i < pattern.length; i++) {
+      String p = pattern[i];
+      if (p.startsWith("{")) {
+        params.put(p.substring(1, p.length() - 1), segments[i]);
+      } else if (!p.equals(segments[i])) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String[] segments(String rawPath) {
+    String path = rawPath == null ? "" : rawPath.startsWith("/") ? rawPath.substring(1) : rawPath;
+    String[] raw = path.split("/", -1);
+    String[] decoded = new String[raw.length];
+    for (int i = 0; i < raw.length; i++) {
+      try {
+        decoded[i] = URLDecoder.decode(raw[i], StandardCharsets.UTF_8);
+      } catch (IllegalArgumentException e) {
+        decoded[i] = raw[i];
+      }
+    }
+    return decoded;
+  }
+}
