@@ -264,18 +264,26 @@ class HealthAndLimitsIT {
   /**
    * Commits of 9 MB each (past Kafka's default 1 MB record) apply until the table's metadata would
    * pass what Floe keeps for one table (24 MiB): that commit is 413 and changes nothing, and the
-   * table still takes commits.
+   * table still takes commits. The megabytes are column docs of added schemas (a request's
+   * properties are bounded to 1 MiB).
    */
   @Test
   void aTableGrowsPastOneMegabyteUntilItsStateWouldBeTooLarge() throws Exception {
-    String value = "v".repeat(1_000_000);
+    String doc = "v".repeat(1_000_000);
     for (int round = 0; round < 3; round++) {
-      StringBuilder updates = new StringBuilder();
+      StringBuilder fields =
+          new StringBuilder("{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}");
       for (int i = 0; i < 9; i++) {
-        updates.append(i == 0 ? "" : ",").append("\"big").append(round).append(i).append("\":\"");
-        updates.append(value).append('"');
+        fields.append(",{\"id\":").append(2 + 9 * round + i).append(",\"name\":\"c");
+        fields.append(round).append(i).append("\",\"required\":false,\"type\":\"string\",");
+        fields.append("\"doc\":\"").append(doc).append("\"}");
       }
-      String update = "{\"action\":\"set-properties\",\"updates\":{" + updates + "}}";
+      String update =
+          "{\"action\":\"add-schema\",\"schema\":{\"type\":\"struct\",\"schema-id\":"
+              + (round + 1)
+              + ",\"fields\":["
+              + fields
+              + "]}}";
       HttpResponse<String> answer =
           post(NS + "/limits/tables/t", commit(List.of(), List.of(update)));
       if (round < 2) {
@@ -285,13 +293,22 @@ class HealthAndLimitsIT {
         assertThat(answer.body()).contains("more than Floe keeps for one table");
       }
     }
-    assertThat(loadProperties()).containsKeys("big00", "big17").doesNotContainKey("big20");
-    String removeAll =
-        "{\"action\":\"remove-properties\",\"removals\":[\"big00\",\"big01\",\"big02\",\"big03\","
-            + "\"big04\",\"big05\",\"big06\",\"big07\",\"big10\",\"big11\",\"big12\",\"big13\","
-            + "\"big14\",\"big15\",\"big16\",\"big17\",\"big08\",\"big18\"]}";
-    assertThat(post(NS + "/limits/tables/t", commit(List.of(), List.of(removeAll))).statusCode())
+    assertThat(schemaIds()).containsExactly(0, 1, 2);
+    String removeBoth = "{\"action\":\"remove-schemas\",\"schema-ids\":[1,2]}";
+    assertThat(post(NS + "/limits/tables/t", commit(List.of(), List.of(removeBoth))).statusCode())
         .isEqualTo(200);
+    assertThat(schemaIds()).containsExactly(0);
+  }
+
+  private static List<Integer> schemaIds() throws Exception {
+    HttpResponse<String> response = get(NS + "/limits/tables/t");
+    assertThat(response.statusCode()).isEqualTo(200);
+    List<Integer> ids = new java.util.ArrayList<>();
+    JSON.readTree(response.body())
+        .path("metadata")
+        .path("schemas")
+        .forEach(schema -> ids.add(schema.path("schema-id").asInt()));
+    return ids;
   }
 
   @Test
