@@ -101,7 +101,7 @@ class InternalRoutesTest {
                 request -> {
                   worked.incrementAndGet();
                   return Future.succeededFuture(
-                      ClaimedLocations.answer(Optional.of("file:///lake/db/t")));
+                      ClaimedLocations.answer(java.util.List.of("file:///lake/db/t")));
                 });
     return listen(router);
   }
@@ -122,7 +122,7 @@ class InternalRoutesTest {
                                       new NotLocalException("127.0.0.1", owner),
                                       request,
                                       TableIdentifier.of("db", "t"))
-                                  .orElseThrow();
+                                  .get(0);
                           return new HttpResult(
                               200, location.getBytes(StandardCharsets.UTF_8), Map.of());
                         },
