@@ -41,7 +41,7 @@ class SparkS3IT {
   @BeforeAll
   static void start() throws Exception {
     // The engine's own SDK setting: S3Proxy cannot check the trailing checksums the AWS SDK sends
-    // by default (DESIGN.md section 8); AWS S3 and MinIO need no such setting.
+    // by default; AWS S3 and MinIO need no such setting.
     System.setProperty("aws.requestChecksumCalculation", "WHEN_REQUIRED");
     System.setProperty("aws.responseChecksumValidation", "WHEN_REQUIRED");
     s3 = new S3ProxyProcess(tempDir.resolve("s3"), KEY, SECRET).bucket("lake");

@@ -8,7 +8,10 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The dependency arrows of DESIGN.md §1, checked on the compiled classes of every module. */
+/**
+ * The dependency arrows of docs/architecture.md (*Modules*), checked on the compiled classes of
+ * every module.
+ */
 class ModuleDependencyTest {
   private static final String EVENTS = "dev.floe.events..";
   private static final String INFRA = "dev.floe.infra..";

@@ -66,7 +66,7 @@ class S3WarehouseIT {
   @BeforeAll
   static void start() throws Exception {
     // The client's own SDK setting: S3Proxy cannot verify the trailing checksums the AWS SDK sends
-    // by default since 2.30 (DESIGN.md section 8). Real S3 and MinIO need no such setting.
+    // by default since 2.30. Real S3 and MinIO need no such setting.
     System.setProperty("aws.requestChecksumCalculation", "WHEN_REQUIRED");
     System.setProperty("aws.responseChecksumValidation", "WHEN_REQUIRED");
     s3 = new S3ProxyProcess(dir.resolve("s3"), KEY, SECRET).bucket("lake").bucket("archive");

@@ -141,7 +141,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("group.initial.rebalance.delay.ms", "0");
     props.put("share.coordinator.state.topic.replication.factor", "1");
     props.put("share.coordinator.state.topic.min.isr", "1");
-    // 4 MiB instead of 128 MiB: halves the broker's resident memory (DESIGN.md §8).
+    // 4 MiB instead of 128 MiB: halves the broker's resident memory, measured on a 2-core machine.
     props.put("log.cleaner.dedupe.buffer.size", String.valueOf(4 * 1024 * 1024));
     // After a crash the controller fences the dead incarnation only when its session expires
     // (default 9 s); with a single broker there is no one to fail over to, so expire it fast.

@@ -52,7 +52,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     props.setProperty("s3proxy.authorization", "aws-v2-or-v4");
     props.setProperty("s3proxy.identity", identity);
     props.setProperty("s3proxy.credential", credential);
-    // The SDK's batch delete sends headers S3Proxy does not know (DESIGN.md §8).
+    // The SDK's batch delete sends headers S3Proxy does not know.
     props.setProperty("s3proxy.ignore-unknown-headers", "true");
     props.setProperty("jclouds.provider", "filesystem");
     props.setProperty("jclouds.filesystem.basedir", baseDir.resolve("data").toString());
