@@ -36,7 +36,7 @@ public final class IcebergRoutes {
     Guards.Guard superuser = Guards.SUPERUSER;
     String ns = "/v1/{prefix}/namespaces/{namespace}";
     String mgmt = "/management/v1";
-    RestRouter router = new RestRouter(audit);
+    RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     Route route =
         (method, path, guard, handler) ->
             router.add(method, path, guarded(catalog, guard, handler));

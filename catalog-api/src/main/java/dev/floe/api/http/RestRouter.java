@@ -57,8 +57,12 @@ public final class RestRouter {
 
   private record Match(Route route, Map<String, String> params, ApiException error) {}
 
+  /** The REST spec's collections, which a client that ignores the config's prefix calls directly. */
+  private static final Set<String> PREFIXLESS = Set.of("namespaces", "tables", "views", "transactions");
+
   private final List<Route> routes = new ArrayList<>();
   private final AuditLog audit;
+  private String defaultPrefix;
   private CatalogMetrics metrics = new CatalogMetrics();
 
   public RestRouter(AuditLog audit) {
@@ -79,6 +83,16 @@ public final class RestRouter {
 
   private RestRouter add(HttpMethod method, String path, Handler handler, boolean audited) {
     routes.add(new Route(method, path, path.substring(1).split("/"), handler, audited));
+    return this;
+  }
+
+  /**
+   * The warehouse that serves {@code /v1/namespaces…}, {@code /v1/tables…}, {@code /v1/views…} and
+   * {@code /v1/transactions…} without a prefix: the REST spec's prefix is optional, and a client
+   * that ignores the config's (iceberg-js without a warehouse) calls those paths.
+   */
+  public RestRouter defaultPrefix(String warehouse) {
+    this.defaultPrefix = warehouse;
     return this;
   }
 
@@ -139,6 +153,23 @@ public final class RestRouter {
 
   private Match match(HttpServerRequest request) {
     String[] segments = PathPatterns.segments(request.path());
+    Match match = match(request, segments);
+    if (match.route() == null && defaultPrefix != null && isPrefixless(segments)) {
+      String[] prefixed = new String[segments.length + 1];
+      prefixed[0] = segments[0];
+      prefixed[1] = defaultPrefix;
+      System.arraycopy(segments, 1, prefixed, 2, segments.length - 1);
+      Match withDefault = match(request, prefixed);
+      return withDefault.route() != null ? withDefault : match;
+    }
+    return match;
+  }
+
+  private static boolean isPrefixless(String[] segments) {
+    return segments.length >= 2 && segments[0].equals("v1") && PREFIXLESS.contains(segments[1]);
+  }
+
+  private Match match(HttpServerRequest request, String[] segments) {
     Map<String, String> params = new HashMap<>();
     boolean pathMatched = false;
     for (Route route : routes) {

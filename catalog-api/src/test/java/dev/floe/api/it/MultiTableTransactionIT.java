@@ -197,6 +197,7 @@ class MultiTableTransactionIT {
     }
     floe.stop();
     List<String> outcomes = new ArrayList<>();
+    List<Integer> statuses = new ArrayList<>();
     try {
       for (int i = 0; i <= points.size(); i++) {
         Map<String, String> props = new HashMap<>();
@@ -222,6 +223,7 @@ class MultiTableTransactionIT {
             status = -1; // the process died under the request
           }
           awaitExit(floe);
+          statuses.add(status);
           outcomes.add(points.get(i) + ": halted, client saw " + status);
         }
         floe.kill();
@@ -230,7 +232,9 @@ class MultiTableTransactionIT {
       floe.close();
     }
     System.out.println("Crash points: " + outcomes);
-    assertThat(outcomes).hasSize(2 * points.size());
+    // A client that hears 4xx deletes the files it wrote: no crash may answer one for a
+    // transaction that then applies (every one did, above).
+    assertThat(statuses).hasSize(points.size()).noneMatch(status -> status >= 400 && status < 500);
   }
 
   /**

@@ -49,6 +49,29 @@ class TableSurfaceIT {
     floe.close();
   }
 
+  /**
+   * The REST spec's prefix is optional: a client that ignores the config's (iceberg-js with no
+   * warehouse) calls {@code /v1/namespaces…}, served as the default warehouse.
+   */
+  @Test
+  void pathsWithoutAPrefixServeTheDefaultWarehouse() {
+    catalog.createTable(TableIdentifier.of(NS, "unprefixed"), SCHEMA);
+    AuthHttp.Response namespaces = AuthHttp.send(floe.uri(), "GET", "/v1/namespaces", null, null);
+    AuthHttp.Response table =
+        AuthHttp.send(floe.uri(), "GET", "/v1/namespaces/loc/tables/unprefixed", null, null);
+    AuthHttp.Response missing =
+        AuthHttp.send(floe.uri(), "GET", "/v1/namespaces/loc/tables/absent", null, null);
+
+    assertThat(namespaces.status()).as(namespaces.body()).isEqualTo(200);
+    assertThat(namespaces.json().path("namespaces").toString()).contains("[\"loc\"]");
+    assertThat(table.status()).isEqualTo(200);
+    assertThat(table.json().path("metadata").path("location").asText())
+        .isEqualTo(catalog.loadTable(TableIdentifier.of(NS, "unprefixed")).location());
+    assertThat(missing.status()).isEqualTo(404);
+    assertThat(missing.json().path("error").path("type").asText())
+        .isEqualTo("NoSuchTableException");
+  }
+
   @Test
   void recreatedTableNeverReusesTheDroppedTablesLocation() {
     TableIdentifier id = TableIdentifier.of(NS, "again");
