@@ -15,8 +15,8 @@ public enum RejectionCode {
   /** An Idempotency-Key was reused with a different request. */
   IDEMPOTENCY_KEY_REUSED,
   WAREHOUSE_NOT_FOUND,
-  /** The warehouse storage failed; nothing was applied and the client may retry. */
   VIEW_NOT_FOUND,
+  /** The warehouse storage failed; nothing was applied and the client may retry. */
   STORAGE_FAILED,
   /** The change would make a table's state larger than Floe's records take; nothing applied. */
   TOO_LARGE,

@@ -83,19 +83,6 @@ public final class CatalogMetrics {
     requests.computeIfAbsent(labels, k -> new LatencyHistogram()).observe(nanos / 1e9);
   }
 
-  long requestCount(String method, String route, int status) {
-    LatencyHistogram histogram =
-        requests.get(
-            "method=\""
-                + escape(method)
-                + "\",route=\""
-                + escape(route)
-                + "\",status=\""
-                + status
-                + "\"");
-    return histogram == null ? 0 : histogram.count();
-  }
-
   /**
    * One command's outcome and the time from its creation to its decision (or to giving up).
    *

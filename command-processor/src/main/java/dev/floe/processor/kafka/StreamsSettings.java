@@ -55,7 +55,7 @@ public final class StreamsSettings {
     // transaction's records in one produce request instead of one request per record as it is
     // forwarded (fewer broker requests: +8-13 % commits/s at 4 clients, docs/benchmarks.md).
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 50);
-    // A table's state, reply and events carry its whole metadata document (RecordLimits).
+    // A create or register event carries the table's whole metadata document (RecordLimits).
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
         dev.floe.events.RecordLimits.MAX_REQUEST_BYTES);
