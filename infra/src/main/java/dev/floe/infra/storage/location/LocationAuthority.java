@@ -128,9 +128,14 @@ public final class LocationAuthority {
     return WarehouseSegment.digested(level);
   }
 
-  /** A new entity's default location: {@code <area>/<name>-<uuid>}, never reused. */
+  /**
+   * A new entity's default location: {@code <area>/<name>-<uuid>}, never reused. The name part is
+   * cut to 100 characters, so the directory's name stays within a file system's 255 bytes for every
+   * name Floe accepts (the uuid keeps it unique).
+   */
   public static String defaultLocation(Location area, String name, String uuid) {
     String safe = name.replaceAll("[^A-Za-z0-9_-]", "_");
+    safe = safe.substring(0, Math.min(safe.length(), 100));
     return area.spelling().replaceAll("/+$", "")
         + "/"
         + (safe.isEmpty() ? "_" : safe)

@@ -83,6 +83,16 @@ class LocationTest {
   }
 
   @org.junit.jupiter.api.Test
+  void aDefaultLocationsDirectoryNameFitsAFileSystemWhateverTheName() {
+    String location =
+        LocationAuthority.defaultLocation(
+            Location.parse("file:///wh/db"), "t".repeat(255), "01234567-89ab-cdef-0123-456789abcdef");
+    String directory = location.substring(location.lastIndexOf('/') + 1);
+    assertThat(directory.length()).isLessThanOrEqualTo(255);
+    assertThat(directory).endsWith("-0123456789abcdef0123456789abcdef");
+  }
+
+  @org.junit.jupiter.api.Test
   void ancestorsRunFromTheRootDown() {
     assertThat(Location.parse("s3://lake/a/b").ancestors()).containsExactly("s3://lake", "s3://lake/a");
     assertThat(Location.parse("file:///a/b").ancestors()).containsExactly("file:///", "file:///a");
