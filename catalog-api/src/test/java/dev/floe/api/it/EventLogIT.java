@@ -112,9 +112,9 @@ class EventLogIT {
             .current()
             .metadataFileLocation();
     // Registering needs the location free: drop the table (keeping its files), then register it
-    // back.
+    // back, in a namespace whose area holds its files (they stayed in sales.eu's, inside sales').
     catalog.dropTable(TableIdentifier.of(archive, "orders_2025"), false);
-    catalog.registerTable(TableIdentifier.of(archive, "orders_restored"), archivedMetadata);
+    catalog.registerTable(TableIdentifier.of(sales, "orders_restored"), archivedMetadata);
     catalog.dropNamespace(eu);
     acknowledgedChanges += 3;
   }
