@@ -77,34 +77,47 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
    * a symbolic link; otherwise {@link IllegalArgumentException}.
    */
   private Path confined(String location) {
+    Path path = below(location);
+    if (roots != null) {
+      Path root = roots.stream().filter(path::startsWith).findFirst().orElseThrow();
+      Path current = root;
+      for (Path part : root.relativize(path)) {
+        current = current.resolve(part);
+        if (Files.isSymbolicLink(current)) {
+          throw new IllegalArgumentException(
+              "Refusing a symbolic link inside the storage root: " + location);
+        }
+      }
+    }
+    return path;
+  }
+
+  /**
+   * The path of a location strictly below a root, checked by name only: enough to ask whether a
+   * file is there (a load asks on every request), where following a link reads and writes nothing.
+   */
+  private Path below(String location) {
     Path path = toPath(location).normalize();
     if (roots == null) {
       return path;
     }
     for (Path root : roots) {
       if (path.startsWith(root) && !path.equals(root)) {
-        Path current = root;
-        for (Path part : root.relativize(path)) {
-          current = current.resolve(part);
-          if (Files.isSymbolicLink(current)) {
-            throw new IllegalArgumentException(
-                "Refusing a symbolic link inside the storage root: " + location);
-          }
-        }
         return path;
       }
     }
     throw new IllegalArgumentException("Outside every storage root: " + location);
   }
 
+
   @Override
   public InputFile newInputFile(String location) {
-    return new LocalInputFile(location, confined(location));
+    return new LocalInputFile(location, below(location), this);
   }
 
   @Override
   public OutputFile newOutputFile(String location) {
-    return new LocalOutputFile(location, confined(location));
+    return new LocalOutputFile(location, confined(location), this);
   }
 
   @Override
@@ -164,11 +177,12 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     }
   }
 
-  private record LocalInputFile(String location, Path path) implements InputFile {
+  /** A file to read: its links are checked when it is opened or measured, not to ask if it exists. */
+  private record LocalInputFile(String location, Path path, LocalFileIO io) implements InputFile {
     @Override
     public long getLength() {
       try {
-        return Files.size(path);
+        return Files.size(io.confined(location));
       } catch (NoSuchFileException e) {
         throw new NotFoundException("File does not exist: %s", location);
       } catch (IOException e) {
@@ -179,7 +193,8 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     @Override
     public SeekableInputStream newStream() {
       try {
-        return new ChannelInputStream(FileChannel.open(path, StandardOpenOption.READ));
+        return new ChannelInputStream(
+            FileChannel.open(io.confined(location), StandardOpenOption.READ));
       } catch (NoSuchFileException e) {
         throw new NotFoundException("File does not exist: %s", location);
       } catch (IOException e) {
@@ -193,7 +208,8 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     }
   }
 
-  private record LocalOutputFile(String location, Path path) implements OutputFile {
+  private record LocalOutputFile(String location, Path path, LocalFileIO io)
+      implements OutputFile {
     @Override
     public PositionOutputStream create() {
       if (Files.exists(path)) {
@@ -219,7 +235,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
     @Override
     public InputFile toInputFile() {
-      return new LocalInputFile(location, path);
+      return new LocalInputFile(location, path, io);
     }
   }
 

@@ -4,6 +4,8 @@ import dev.floe.infra.storage.StorageProfile.GcsSettings;
 import dev.floe.infra.storage.StorageProfile.S3Settings;
 import dev.floe.infra.storage.StorageProfile.SelfCheck;
 import dev.floe.infra.storage.StorageProfile.Vending;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -36,10 +38,18 @@ public final class StorageConfig {
   private final Map<String, StorageProfile> warehouses;
   private final Map<String, StorageProfile> profiles;
 
+  /** Every storage with its root parsed once: {@link #forLocation} runs on every load. */
+  private final List<Map.Entry<Location, StorageProfile>> roots;
+
   public StorageConfig(
       Map<String, StorageProfile> warehouses, Map<String, StorageProfile> profiles) {
     this.warehouses = Map.copyOf(warehouses);
     this.profiles = Map.copyOf(profiles);
+    List<Map.Entry<Location, StorageProfile>> parsed = new ArrayList<>();
+    for (StorageProfile profile : all()) {
+      parsed.add(Map.entry(Location.parse(profile.root()), profile));
+    }
+    this.roots = List.copyOf(parsed);
   }
 
   /** Only local warehouses, with no options: what a configuration without storage keys means. */
@@ -130,16 +140,25 @@ public final class StorageConfig {
     return Optional.ofNullable(profiles.get(name));
   }
 
-  /** The configured storage whose root holds this location (the longest root wins). */
+  /**
+   * The configured storage whose root holds this location, compared in canonical form (the deepest
+   * root wins); empty for a location no root holds or one the location authority refuses.
+   */
   public Optional<StorageProfile> forLocation(String location) {
-    StorageProfile best = null;
-    for (StorageProfile candidate : all()) {
-      if (candidate.contains(location)
-          && (best == null || candidate.root().length() > best.root().length())) {
-        best = candidate;
+    Location parsed;
+    try {
+      parsed = Location.parse(location);
+    } catch (InvalidLocationException e) {
+      return Optional.empty();
+    }
+    Map.Entry<Location, StorageProfile> best = null;
+    for (Map.Entry<Location, StorageProfile> root : roots) {
+      if (root.getKey().contains(parsed)
+          && (best == null || root.getKey().segments().size() > best.getKey().segments().size())) {
+        best = root;
       }
     }
-    return Optional.ofNullable(best);
+    return best == null ? Optional.empty() : Optional.of(best.getValue());
   }
 
   /** Every named storage profile. */
