@@ -2,7 +2,8 @@
 # The benchmark, in one command: starts Floe (embedded Kafka, fresh data directory) and the Iceberg
 # reference server (RESTCatalogServer + JdbcCatalog on PostgreSQL, bench/peer), runs the same
 # workloads against both, alternating workload by workload, then measures Floe's log replay, and
-# writes docs/benchmarks.md (tables generated from the run, then bench/notes.md).
+# writes docs/benchmarks.md (tables generated from the run, then bench/bounds.md; the notebook of
+# measurements behind it stays in bench/notes.md).
 #
 #   bench/run.sh                      # the full run (tens of minutes on 2 cores: 10,000 tables each)
 #   bench/run.sh --duration 6         # what docs/benchmarks.md holds (each workload: 20 s warm-up, 6 s measured; ~25 min)
@@ -116,6 +117,6 @@ object_storage="$(SKIP_BUILD=1 BENCH_DIR="$work/object-storage" "$root/bench/obj
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"
   printf 'JVM options of both servers and of the benchmark: `%s`. Floe: embedded Kafka 4.3.1 broker in the\nsame process, `floe.streams.commit-interval-ms=20` with group commit (the default), exactly-once v2. Peer: see bench/peer/README.md.\n\n' "$jvm"
   printf '## Floe on object storage (bench/object-storage.sh)\n\nTwo Floe servers on one S3 server a network away: `floe-s3` with the defaults for S3 (the API writes commits'"'"' metadata files ahead; a load trusts a metadata file seen in the last 10 s), `floe-s3-plain` with both off (the processor writes every file; every load asks S3). The commit workloads measure the first, `load-table` the second (*On object storage* below):\n\n%s\n\n' "$object_storage"
-  cat "$root/bench/notes.md"
+  cat "$root/bench/bounds.md"
 } > "$report"
 echo "Wrote $report" >&2

@@ -19,7 +19,7 @@ import java.util.Map;
  * request is written and the response read on the thread that asks, with no other thread involved.
  * The benchmark's clients share the machine's cores with the catalog under test; {@code
  * java.net.http.HttpClient} hands every exchange to its selector thread and back, which cost the
- * client more CPU than the fastest catalog spent answering (docs/benchmarks.md).
+ * client more CPU than the fastest catalog spent answering (bench/notes.md).
  */
 final class Http1 {
   private static final int TIMEOUT_MS = 60_000;

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * An HTTP server that does nothing: every request is answered 200 with the same bytes, on Vert.x
  * with as many event loops as Floe's server. The benchmark measures a catalog's {@code load-table}
  * answer served from it, with the same client, to show what this machine's cores allow any server
- * before it does any work (docs/benchmarks.md).
+ * before it does any work (bench/notes.md).
  *
  * <pre>NoopServer BODY_FILE ETAG</pre>
  *

@@ -110,7 +110,7 @@ final class Workloads {
   /**
    * Runs a workload unmeasured for the warm-up, then measured. The warm-up lets both catalogs' JIT
    * compilers finish with the workload's code: on 2 cores, C2 compiling Floe took close to a core
-   * for the first minute of commits and doubled their latency (docs/benchmarks.md).
+   * for the first minute of commits and doubled their latency (bench/notes.md).
    */
   Stats run(String name) {
     if (name.equals(NOOP_SERVER)) {

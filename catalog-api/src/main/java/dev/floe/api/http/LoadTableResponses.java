@@ -74,7 +74,7 @@ final class LoadTableResponses {
           .maximumWeight(128L * 1024 * 1024)
           .<String, HttpResult>weigher((key, answer) -> answer.body().length + key.length())
           // Maintenance on the caller: handing it to the common pool cost a thread wake-up per
-          // write on the commit path (docs/benchmarks.md).
+          // write on the commit path (bench/notes.md).
           .executor(Runnable::run)
           .build();
 

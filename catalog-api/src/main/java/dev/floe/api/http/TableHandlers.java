@@ -129,7 +129,7 @@ final class TableHandlers {
 
   /**
    * A load answered on the event loop, without the hand-off to a worker thread and back that cost a
-   * quarter of the server's CPU per load (docs/benchmarks.md): only when nothing on the way can
+   * quarter of the server's CPU per load (bench/notes.md): only when nothing on the way can
    * block, i.e. the live catalog's store on this instance with no multi-table transaction holding
    * the table, the answer already cached for its metadata file, and that file known to exist
    * without a request (a {@code stat} on a local file system; on object storage, seen within the

@@ -53,7 +53,7 @@ public final class StreamsSettings {
     // Under exactly-once nothing a task sends is readable before its transaction commits, and
     // the commit flushes the producer at once; so hold records until then and send each
     // transaction's records in one produce request instead of one request per record as it is
-    // forwarded (fewer broker requests: +8-13 % commits/s at 4 clients, docs/benchmarks.md).
+    // forwarded (fewer broker requests: +8-13 % commits/s at 4 clients, bench/notes.md).
     props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 50);
     // A create or register event carries the table's whole metadata document (RecordLimits).
     props.put(

@@ -39,7 +39,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * transaction is still writing its commit markers (Kafka's default: 20 ms). The processor starts
    * its next transaction as soon as the last one is committed, so under load nearly every
    * transaction met the previous one's markers and waited 20 ms, doubling the time of concurrent
-   * commits (docs/benchmarks.md); the markers take about a millisecond here.
+   * commits (bench/notes.md); the markers take about a millisecond here.
    */
   public static final String ADD_PARTITIONS_BACKOFF = "add.partitions.to.txn.retry.backoff.ms";
 

@@ -56,7 +56,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   /**
    * A cache of documents by location, bounded by characters. Maintenance runs on the caller:
    * handing it to the common pool cost a thread wake-up per write on the commit path
-   * (docs/benchmarks.md).
+   * (bench/notes.md).
    */
   private static Caffeine<String, String> documentsBy(long maxChars) {
     return Caffeine.newBuilder()

@@ -11,7 +11,7 @@ import java.util.function.LongSupplier;
  * answer to the change that wrote it), so the newest are the ones to keep. A frequency-based cache
  * (Caffeine's admission) keeps the opposite: once full of multi-megabyte documents that had each
  * been read once, it refused every new one, and a commit on a 10,000-snapshot table read its own
- * file back and parsed it to answer (docs/benchmarks.md).
+ * file back and parsed it to answer (bench/notes.md).
  */
 final class RecentDocuments {
   private record Entry(String json, long writtenAt, long weight) {}

@@ -197,7 +197,7 @@ public record StorageProfile(
    * only: there a write is a request that waits, which would hold the partition's single writer; on
    * a local file system it is about 100 µs of CPU, which costs the same on whichever thread runs
    * it, and handing it to another thread first added 0.3–0.7 ms to a lone commit
-   * (docs/benchmarks.md).
+   * (bench/notes.md).
    */
   public boolean writesAhead() {
     return writeAhead == WriteAhead.ON
