@@ -59,6 +59,50 @@ final class Placement {
   }
 
   /**
+   * Why a register may not take this metadata file and location, if it may not: the file inside the
+   * namespace's area (so no other namespace's file is read), the location placed as a new entity's,
+   * and the file inside the location.
+   *
+   * @param what {@code table} or {@code view}, for the message
+   */
+  static Optional<Rejection> checkRegistered(
+      Directory directory,
+      LocationAuthority locations,
+      String warehouse,
+      Namespace namespace,
+      String metadataFile,
+      String location,
+      Map<String, String> properties,
+      Collection<String> pathProperties,
+      String own,
+      String what) {
+    try {
+      Location area = area(directory, locations, warehouse, namespace, properties);
+      Optional<String> unreadable = locations.readProblem(area, metadataFile);
+      if (unreadable.isPresent()) {
+        return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
+      }
+      Optional<Rejection> placement =
+          check(directory, locations, area, location, properties, pathProperties, own);
+      if (placement.isPresent()) {
+        return placement;
+      }
+      if (!locations.inside(location, metadataFile)) {
+        return Optional.of(
+            Rejection.of(
+                INVALID_REQUEST,
+                "Metadata file %s is outside the %s's location %s",
+                metadataFile,
+                what,
+                location));
+      }
+      return Optional.empty();
+    } catch (RuntimeException e) {
+      return Optional.of(Rejection.invalid(e));
+    }
+  }
+
+  /**
    * Why a commit decided on the entity's own key may not send its files where it does: without the
    * directory, only inside the locations the entity already holds ({@code held}; for a commit that
    * came straight to the entity's key, its current location, which it holds).

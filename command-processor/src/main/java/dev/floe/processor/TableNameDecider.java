@@ -235,42 +235,17 @@ final class TableNameDecider {
   private static Optional<Rejection> checkRegistered(
       Directory directory, LocationAuthority locations, RegisterTableCommand c) {
     TableMetadata metadata = c.metadata();
-    try {
-      Location root =
-          Placement.area(
-              directory,
-              locations,
-              c.warehouse(),
-              c.identifier().namespace(),
-              metadata.properties());
-      Optional<String> unreadable = locations.readProblem(root, c.metadataLocation());
-      if (unreadable.isPresent()) {
-        return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
-      }
-      Optional<Rejection> placement =
-          Placement.check(
-              directory,
-              locations,
-              root,
-              metadata.location(),
-              metadata.properties(),
-              LocationAuthority.TABLE_PATH_PROPERTIES,
-              directory.tableHolder(c.identifier()));
-      if (placement.isPresent()) {
-        return placement;
-      }
-      if (!locations.inside(metadata.location(), c.metadataLocation())) {
-        return Optional.of(
-            Rejection.of(
-                INVALID_REQUEST,
-                "Metadata file %s is outside the table's location %s",
-                c.metadataLocation(),
-                metadata.location()));
-      }
-      return Optional.empty();
-    } catch (RuntimeException e) {
-      return Optional.of(Rejection.invalid(e));
-    }
+    return Placement.checkRegistered(
+        directory,
+        locations,
+        c.warehouse(),
+        c.identifier().namespace(),
+        c.metadataLocation(),
+        metadata.location(),
+        metadata.properties(),
+        LocationAuthority.TABLE_PATH_PROPERTIES,
+        directory.tableHolder(c.identifier()),
+        "table");
   }
 
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier table) {

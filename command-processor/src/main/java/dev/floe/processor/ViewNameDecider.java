@@ -135,7 +135,7 @@ final class ViewNameDecider {
         new MoveViewOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
-  /** As for a table: the file and the location inside the root, the file inside the location. */
+  /** As for a table: the file and the location inside the area, the file inside the location. */
   private static Optional<Rejection> checkRegistered(
       Directory directory, LocationAuthority locations, RegisterViewCommand c) {
     String location = c.metadata().path("location").asText(null);
@@ -143,39 +143,21 @@ final class ViewNameDecider {
       return Optional.of(new Rejection(INVALID_REQUEST, "Invalid view metadata: no location"));
     }
     java.util.Map<String, String> properties = new java.util.HashMap<>();
-    c.metadata().path("properties").fields().forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
-    try {
-      Location root =
-          Placement.area(
-              directory, locations, c.warehouse(), c.identifier().namespace(), properties);
-      Optional<String> unreadable = locations.readProblem(root, c.metadataLocation());
-      if (unreadable.isPresent()) {
-        return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
-      }
-      Optional<Rejection> placement =
-          Placement.check(
-              directory,
-              locations,
-              root,
-              location,
-              properties,
-              LocationAuthority.VIEW_PATH_PROPERTIES,
-              directory.viewHolder(c.identifier()));
-      if (placement.isPresent()) {
-        return placement;
-      }
-      if (!locations.inside(location, c.metadataLocation())) {
-        return Optional.of(
-            Rejection.of(
-                INVALID_REQUEST,
-                "Metadata file %s is outside the view's location %s",
-                c.metadataLocation(),
-                location));
-      }
-      return Optional.empty();
-    } catch (RuntimeException e) {
-      return Optional.of(Rejection.invalid(e));
-    }
+    c.metadata()
+        .path("properties")
+        .fields()
+        .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
+    return Placement.checkRegistered(
+        directory,
+        locations,
+        c.warehouse(),
+        c.identifier().namespace(),
+        c.metadataLocation(),
+        location,
+        properties,
+        LocationAuthority.VIEW_PATH_PROPERTIES,
+        directory.viewHolder(c.identifier()),
+        "view");
   }
 
   private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier view) {

@@ -70,6 +70,19 @@ public final class CatalogContext {
         storage.rootFor(warehouse, ownProperties, levels), java.util.List.of(namespace.levels()));
   }
 
+  /**
+   * 400 unless a register into this namespace may read the metadata file: inside the namespace's
+   * area, decided before the file is opened (a register must never read another namespace's or
+   * warehouse's files). Reads the namespace's properties: call off the event loop.
+   */
+  void requireReadable(
+      RequestContext request,
+      String warehouse,
+      org.apache.iceberg.catalog.Namespace namespace,
+      String metadataFile) {
+    storage.requireReadable(storageArea(request, warehouse, namespace, null), metadataFile);
+  }
+
   StorageAccess storage() {
     return storage;
   }

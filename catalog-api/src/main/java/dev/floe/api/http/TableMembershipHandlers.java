@@ -44,11 +44,7 @@ final class TableMembershipHandlers {
     return catalog
         .read(
             () -> {
-              catalog
-                  .storage()
-                  .requireReadable(
-                      catalog.storageArea(request, warehouse, namespace, null),
-                      body.metadataLocation());
+              catalog.requireReadable(request, warehouse, namespace, body.metadataLocation());
               return readMetadata(body.metadataLocation());
             })
         .compose(

@@ -111,12 +111,7 @@ final class ViewHandlers {
     return catalog
         .read(
             () -> {
-              // Decided before the file is opened: never read another warehouse's files.
-              catalog
-                  .storage()
-                  .requireReadable(
-                      catalog.storageArea(request, warehouse, namespace, null),
-                      body.metadataLocation());
+              catalog.requireReadable(request, warehouse, namespace, body.metadataLocation());
               return readViewMetadata(body.metadataLocation());
             })
         .compose(

@@ -214,7 +214,8 @@ final class StoreDirectory implements Directory {
   }
 
   private void index(String location, String holder) {
-    String canonical = Location.parse(location).canonical();
+    // A location held from before canonical keys that no longer parses keeps its old key.
+    String canonical = canonicalOrSelf(location);
     store.put(
         DirectoryKeys.location(warehouse, canonical),
         new LocationClaim(holder, location, null).toBytes());
