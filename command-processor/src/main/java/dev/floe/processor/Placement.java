@@ -59,6 +59,27 @@ final class Placement {
   }
 
   /**
+   * {@link #check} in the area of the entity's namespace for these properties; an unknown storage
+   * profile is a rejection too.
+   */
+  static Optional<Rejection> checkInArea(
+      Directory directory,
+      LocationAuthority locations,
+      String warehouse,
+      Namespace namespace,
+      String location,
+      Map<String, String> properties,
+      Collection<String> pathProperties,
+      String own) {
+    try {
+      Location area = area(directory, locations, warehouse, namespace, properties);
+      return check(directory, locations, area, location, properties, pathProperties, own);
+    } catch (RuntimeException e) {
+      return Optional.of(Rejection.invalid(e));
+    }
+  }
+
+  /**
    * Why a register may not take this metadata file and location, if it may not: the file inside the
    * namespace's area (so no other namespace's file is read), the location placed as a new entity's,
    * and the file inside the location.

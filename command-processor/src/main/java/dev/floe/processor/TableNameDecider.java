@@ -55,7 +55,15 @@ final class TableNameDecider {
       // malformed location: the request is invalid.
       return Decision.rejected(id, Rejection.invalid(e));
     }
-    Optional<Rejection> badLocation = checkLocation(directory, locations, root, c, table.metadata());
+    Optional<Rejection> badLocation =
+        Placement.check(
+            directory,
+            locations,
+            root,
+            table.metadata().location(),
+            table.metadata().properties(),
+            LocationAuthority.TABLE_PATH_PROPERTIES,
+            directory.tableHolder(c.identifier()));
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
@@ -110,23 +118,12 @@ final class TableNameDecider {
       return Decision.rejected(
           id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
-    Location root;
-    try {
-      root =
-          Placement.area(
-              directory,
-              locations,
-              c.warehouse(),
-              c.identifier().namespace(),
-              metadata.properties());
-    } catch (RuntimeException e) {
-      return Decision.rejected(id, Rejection.invalid(e));
-    }
     Optional<Rejection> badLocation =
-        Placement.check(
+        Placement.checkInArea(
             directory,
             locations,
-            root,
+            c.warehouse(),
+            c.identifier().namespace(),
             metadata.location(),
             metadata.properties(),
             LocationAuthority.TABLE_PATH_PROPERTIES,
@@ -214,22 +211,6 @@ final class TableNameDecider {
     }
     return Decision.step(
         new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
-  }
-
-  private static Optional<Rejection> checkLocation(
-      Directory directory,
-      LocationAuthority locations,
-      Location root,
-      CreateTableCommand c,
-      TableMetadata metadata) {
-    return Placement.check(
-        directory,
-        locations,
-        root,
-        metadata.location(),
-        metadata.properties(),
-        LocationAuthority.TABLE_PATH_PROPERTIES,
-        directory.tableHolder(c.identifier()));
   }
 
   private static Optional<Rejection> checkRegistered(

@@ -40,4 +40,22 @@ final class PathPatterns {
     }
     return decoded;
   }
+
+  /** The REST spec's collections, which a client that ignores the config's prefix calls directly. */
+  private static final java.util.Set<String> PREFIXLESS =
+      java.util.Set.of("namespaces", "tables", "views", "transactions");
+
+  /** {@code /v1/namespaces…} and the like: a path that names no prefix. */
+  static boolean isPrefixless(String[] segments) {
+    return segments.length >= 2 && segments[0].equals("v1") && PREFIXLESS.contains(segments[1]);
+  }
+
+  /** The same path with {@code prefix} after {@code v1}. */
+  static String[] withPrefix(String[] segments, String prefix) {
+    String[] prefixed = new String[segments.length + 1];
+    prefixed[0] = segments[0];
+    prefixed[1] = prefix;
+    System.arraycopy(segments, 1, prefixed, 2, segments.length - 1);
+    return prefixed;
+  }
 }

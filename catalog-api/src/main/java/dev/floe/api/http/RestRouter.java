@@ -57,9 +57,6 @@ public final class RestRouter {
 
   private record Match(Route route, Map<String, String> params, ApiException error) {}
 
-  /** The REST spec's collections, which a client that ignores the config's prefix calls directly. */
-  private static final Set<String> PREFIXLESS = Set.of("namespaces", "tables", "views", "transactions");
-
   private final List<Route> routes = new ArrayList<>();
   private final AuditLog audit;
   private String defaultPrefix;
@@ -154,19 +151,11 @@ public final class RestRouter {
   private Match match(HttpServerRequest request) {
     String[] segments = PathPatterns.segments(request.path());
     Match match = match(request, segments);
-    if (match.route() == null && defaultPrefix != null && isPrefixless(segments)) {
-      String[] prefixed = new String[segments.length + 1];
-      prefixed[0] = segments[0];
-      prefixed[1] = defaultPrefix;
-      System.arraycopy(segments, 1, prefixed, 2, segments.length - 1);
-      Match withDefault = match(request, prefixed);
+    if (match.route() == null && defaultPrefix != null && PathPatterns.isPrefixless(segments)) {
+      Match withDefault = match(request, PathPatterns.withPrefix(segments, defaultPrefix));
       return withDefault.route() != null ? withDefault : match;
     }
     return match;
-  }
-
-  private static boolean isPrefixless(String[] segments) {
-    return segments.length >= 2 && segments[0].equals("v1") && PREFIXLESS.contains(segments[1]);
   }
 
   private Match match(HttpServerRequest request, String[] segments) {
