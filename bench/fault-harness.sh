@@ -12,7 +12,7 @@
 # (load between a fault's recovery and the next fault, 2000), .max-down-ms (0), .seed,
 # .reply-timeout (the instances' floe.reply-timeout, PT10S).
 # MVN_FLAGS is passed to Maven (e.g. MVN_FLAGS=-o to build offline).
-# Figures: catalog-api/target/fault-harness/<run>.txt, one summary line per run at the end.
+# Figures: floe-server/target/fault-harness/<run>.txt, one summary line per run at the end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="long"
@@ -27,10 +27,10 @@ case "$mode" in
   short) settings=() ;;
   *) echo "Usage: $0 [long|short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;
 esac
-out="$root/catalog-api/target/fault-harness"
+out="$root/floe-server/target/fault-harness"
 rm -rf "$out"
 status=0
-(cd "$root" && mvn -B ${MVN_FLAGS:-} -pl catalog-api -am verify \
+(cd "$root" && mvn -B ${MVN_FLAGS:-} -pl floe-server -am verify \
   -Dit.test=FaultHarnessIT -Dtest=none \
   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
   "${settings[@]}" "$@") || status=$?
@@ -47,6 +47,6 @@ if [ -f "$out/summary.txt" ]; then
   cat "$out/summary.txt"
 fi
 if [ "$status" -ne 0 ]; then
-  echo "FAILED: see catalog-api/target/failsafe-reports and catalog-api/target/it-logs" >&2
+  echo "FAILED: see floe-server/target/failsafe-reports and floe-server/target/it-logs" >&2
 fi
 exit "$status"

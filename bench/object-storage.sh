@@ -23,6 +23,8 @@
 # Any option of `floe bench` may follow (bench/src/main/java/dev/floe/bench/Bench.java).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/serve-lib.sh
+. "$root/bench/serve-lib.sh"
 work="${BENCH_DIR:-/tmp/floe-bench-object-storage}"
 delay="${DELAY_MS:-10}"
 jvm="${BENCH_JVM_OPTS:--Xms1g -Xmx2g}"
@@ -30,13 +32,12 @@ s3_port="${S3_PORT:-18600}"
 proxy_port="${PROXY_PORT:-18610}"
 on_port="${FLOE_S3_PORT:-18621}"
 off_port="${FLOE_S3_PLAIN_PORT:-18622}"
-bench_cp="$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*"
 
 rm -rf "$work"
 mkdir -p "$work/s3/lake"
 if [ -z "${SKIP_BUILD:-}" ]; then
   echo "Building Floe, the benchmark and the S3 server's class path..." >&2
-  (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
+  (cd "$root" && mvn -q -B -DskipTests package -pl floe-server,bench,test-s3proxy -am) >&2
 fi
 
 pids=()
@@ -83,8 +84,8 @@ PROPS
       >> "$work/$1.properties"
   fi
   # shellcheck disable=SC2086
-  java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
-    dev.floe.api.Main serve --port "$2" --data-dir "$work/$1" --config "$work/$1.properties" \
+  java $jvm -cp "$floe_cp" \
+    dev.floe.server.Main serve --port "$2" --data-dir "$work/$1" --config "$work/$1.properties" \
     > "$work/$1.log" 2>&1 &
   pids+=($!)
 }

@@ -21,12 +21,11 @@ runs="${3:-3}"
 dir="${REPLAY_DIR:-/tmp/floe-replay}"
 port="${FLOE_PORT:-18581}"
 jvm="${JVM_OPTS:--Xms1g -Xmx2g}"
-cp="$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*"
-replay_cp="${REPLAY_CP:-$cp}"
-replay_jvm="${REPLAY_JVM_OPTS:--XX:TieredStopAtLevel=1}"
-
 # shellcheck source=bench/serve-lib.sh
 . "$root/bench/serve-lib.sh"
+replay_cp="${REPLAY_CP:-$floe_cp}"
+replay_jvm="${REPLAY_JVM_OPTS:--XX:TieredStopAtLevel=1}"
+
 floe_build
 mkdir -p "$dir"
 fresh=true
@@ -48,7 +47,7 @@ rates=()
 for i in $(seq 1 "$runs"); do
   rm -rf "$dir/out"
   # shellcheck disable=SC2086
-  out="$(java $jvm $replay_jvm -cp "$replay_cp" dev.floe.api.Main replay --data-dir "$dir/data" \
+  out="$(java $jvm $replay_jvm -cp "$replay_cp" dev.floe.server.Main replay --data-dir "$dir/data" \
     --url "http://localhost:$port" --out "$dir/out" 2>/dev/null)" || { echo "$out"; echo "replay differs" >&2; exit 1; }
   line="$(grep -m1 '^Replayed' <<< "$out")"
   echo "run $i: $line; $(grep 'compared' <<< "$out")"

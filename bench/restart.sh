@@ -18,7 +18,6 @@ runs="${2:-3}"
 dir="${RESTART_DIR:-/tmp/floe-restart}"
 port="${FLOE_PORT:-18582}"
 jvm="${JVM_OPTS:--Xms1g -Xmx2g}"
-cp="${FLOE_CP:-$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*}"
 # shellcheck source=bench/serve-lib.sh
 . "$root/bench/serve-lib.sh"
 floe_build

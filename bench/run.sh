@@ -12,6 +12,8 @@
 # Any option of `floe bench` may follow (see bench/src/main/java/dev/floe/bench/Bench.java).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/serve-lib.sh
+. "$root/bench/serve-lib.sh"
 work="${BENCH_DIR:-/tmp/floe-bench}"
 floe_port="${FLOE_PORT:-18481}"
 peer_port="${PEER_PORT:-18482}"
@@ -22,7 +24,7 @@ rm -rf "$work/floe" "$work/peer"
 load_before="$(cat /proc/loadavg)"
 mkdir -p "$work"
 echo "Building Floe and the benchmark..." >&2
-(cd "$root" && mvn -q -B -DskipTests package -pl catalog-api,bench,test-s3proxy -am) >&2
+(cd "$root" && mvn -q -B -DskipTests package -pl floe-server,bench,test-s3proxy -am) >&2
 
 stop() {
   if [ -f "$work/floe.pid" ]; then kill "$(cat "$work/floe.pid")" 2>/dev/null || true; rm -f "$work/floe.pid"; fi
@@ -32,8 +34,8 @@ trap stop EXIT
 
 echo "Starting Floe on port $floe_port (data in $work/floe)..." >&2
 # shellcheck disable=SC2086
-java $jvm -cp "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar:$root/catalog-api/target/lib/*" \
-  dev.floe.api.Main serve --port "$floe_port" --data-dir "$work/floe" > "$work/floe.log" 2>&1 &
+java $jvm -cp "$floe_cp" \
+  dev.floe.server.Main serve --port "$floe_port" --data-dir "$work/floe" > "$work/floe.log" 2>&1 &
 echo $! > "$work/floe.pid"
 for _ in $(seq 1 240); do
   curl -sf "http://localhost:$floe_port/health/ready" > /dev/null && break
@@ -46,7 +48,7 @@ echo "Starting the peer on port $peer_port..." >&2
 PEER_JAVA_OPTS="$jvm" CATALOG_CLIENTS=8 "$root/bench/peer/start.sh" "$work/peer" "$peer_port" >&2
 
 # shellcheck disable=SC2086
-java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Bench \
+java $jvm -cp "$bench_cp" dev.floe.bench.Bench \
   --target "floe=http://localhost:$floe_port,default,token-file=$work/floe/admin.token" \
   --target "iceberg-jdbc-pg=http://localhost:$peer_port" \
   --json "$work/results.json" "$@"
@@ -56,7 +58,7 @@ echo "Replaying Floe's event log (4 runs)..." >&2
 # ones map it; the report gives every run and the median.
 replays=()
 rates=()
-rm -f "$root/catalog-api/target/cds/replay.jsa" "$work/replay.log"
+rm -f "$root/floe-server/target/cds/replay.jsa" "$work/replay.log"
 for _ in 1 2 3 4; do
   # --data-dir: the embedded broker's port and the admin token (for the comparison) are there.
   line="$(FLOE_JAVA_OPTS="$jvm" "$root/bin/floe" replay --data-dir "$work/floe" \
@@ -98,7 +100,7 @@ done
 echo "Measuring Floe's commit path without the catalog (KafkaFloor)..." >&2
 rm -f "$work/kafka-floor.json"
 # shellcheck disable=SC2086
-java $jvm -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.KafkaFloor \
+java $jvm -cp "$bench_cp" dev.floe.bench.KafkaFloor \
   --clients 1,4 --duration "$duration" --warmup "$warmup" --json "$work/kafka-floor.json" \
   2>"$work/kafka-floor.log" >&2 || echo "KafkaFloor failed; see $work/kafka-floor.log" >&2
 floor=()
@@ -111,7 +113,7 @@ object_storage="$(SKIP_BUILD=1 BENCH_DIR="$work/object-storage" "$root/bench/obj
   --duration "$duration" --warmup "$warmup" 2>"$work/object-storage.log" \
   || echo "not measured (see $work/object-storage.log)")"
 {
-  java -cp "$root/bench/target/floe-bench-0.1.0-SNAPSHOT.jar:$root/bench/target/lib/*" dev.floe.bench.Report \
+  java -cp "$bench_cp" dev.floe.bench.Report \
     "$work/results.json" "${floor[@]}"
   printf '\n## Replay\n\n`floe replay` of the run'"'"'s whole event log: %s\n\n' "${replay:-not measured}"
   printf 'Load average (/proc/loadavg) before the run: `%s`; after: `%s`.\n\n' "$load_before" "$load_after"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Sourced by bench/replay.sh and bench/restart.sh: builds the server when its jar is missing, and
-# starts and stops one `floe serve` (embedded Kafka, --auth none) on "$dir/data", logging to
-# "$dir/serve.log". Reads root, cp, jvm, port and dir (and FLOE_OPTS, extra server options); sets
-# pid (of the running server, empty once stopped) and ready_ms.
+# Sourced by every bench script: the one place that says where the packaged server is (floe_cp;
+# FLOE_CP replaces it) and where the bench is (bench_cp). floe_build builds the server when its jar
+# is missing; floe_start and floe_stop start and stop one `floe serve` (embedded Kafka, --auth none)
+# on "$dir/data", logging to "$dir/serve.log". floe_start reads root, jvm, port and dir (and
+# FLOE_OPTS, extra server options); sets pid (of the running server, empty once stopped) and
+# ready_ms.
+
+floe_cp="${FLOE_CP:-$root/floe-server/target/floe-server.jar:$root/floe-server/target/lib/*}"
+bench_cp="$root/bench/target/floe-bench.jar:$root/bench/target/lib/*"
 
 floe_build() {
-  if [ ! -f "$root/catalog-api/target/catalog-api-0.1.0-SNAPSHOT.jar" ]; then
-    (cd "$root" && mvn -q -B -DskipTests package -pl catalog-api -am) >&2
+  if [ ! -f "$root/floe-server/target/floe-server.jar" ]; then
+    (cd "$root" && mvn -q -B -DskipTests package -pl floe-server -am) >&2
   fi
 }
 
@@ -14,7 +19,7 @@ floe_start() { # sets pid, and ready_ms: the milliseconds from launch to the fir
   local t0
   t0=$(date +%s%3N)
   # shellcheck disable=SC2086
-  java $jvm ${FLOE_OPTS:-} -cp "$cp" dev.floe.api.Main serve --auth none --port "$port" \
+  java $jvm ${FLOE_OPTS:-} -cp "$floe_cp" dev.floe.server.Main serve --auth none --port "$port" \
     --data-dir "$dir/data" >> "$dir/serve.log" 2>&1 &
   pid=$!
   until curl -sf -o /dev/null "http://localhost:$port/health/ready"; do

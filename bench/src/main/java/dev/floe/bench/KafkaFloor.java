@@ -1,6 +1,6 @@
 package dev.floe.bench;
 
-import dev.floe.api.CommandGateway;
+import dev.floe.client.CommandGateway;
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Topics;

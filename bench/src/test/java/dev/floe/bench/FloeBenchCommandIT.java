@@ -3,9 +3,9 @@ package dev.floe.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.floe.api.FloeServer;
 import dev.floe.infra.config.FloeConfig;
-import java.net.ServerSocket;
+import dev.floe.infra.testing.FreePorts;
+import dev.floe.server.FloeServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -123,10 +123,7 @@ class FloeBenchCommandIT {
 
   @Test
   void saysWhichTargetItCannotReach() throws Exception {
-    int closed;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      closed = socket.getLocalPort();
-    }
+    int closed = FreePorts.next();
     Run run = floeBench("--target", "gone=http://localhost:" + closed);
 
     assertThat(run.exitCode()).isEqualTo(1);

@@ -2,9 +2,11 @@ package dev.floe.engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.infra.testing.FloeProcess;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
@@ -21,12 +23,15 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SparkEndToEndIT {
   @TempDir static Path tempDir;
-  private static FloeServerProcess floe;
+  private static FloeProcess floe;
   private static SparkSession spark;
 
   @BeforeAll
   static void startFloeAndSpark() {
-    floe = new FloeServerProcess(tempDir.resolve("floe")).start();
+    floe =
+        new FloeProcess(tempDir.resolve("floe").resolve("data"), Map.of("floe.auth", "token"))
+            .copiedTo(tempDir.resolve("floe").resolve("server"))
+            .start();
     spark =
         SparkSessions.withCatalog("floe-engine-tests", tempDir, "floe", floe, "default")
             .config("spark.sql.defaultCatalog", "floe")

@@ -2,8 +2,9 @@ package dev.floe.engines;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.infra.storage.testing.LocalSts;
-import dev.floe.infra.storage.testing.S3ProxyProcess;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.infra.testing.LocalSts;
+import dev.floe.infra.testing.S3ProxyProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -35,7 +36,7 @@ class SparkS3IT {
   @TempDir static Path tempDir;
   private static S3ProxyProcess s3;
   private static LocalSts sts;
-  private static FloeServerProcess floe;
+  private static FloeProcess floe;
   private static SparkSession spark;
 
   @BeforeAll
@@ -48,6 +49,7 @@ class SparkS3IT {
     s3.start();
     sts = new LocalSts(KEY, SECRET);
     Map<String, String> props = new HashMap<>();
+    props.put("floe.auth", "token");
     props.put("floe.warehouse.lake.location", "s3://lake/warehouse");
     props.put("floe.warehouse.lake.s3.endpoint", s3.endpoint());
     props.put("floe.warehouse.lake.s3.path-style-access", "true");
@@ -57,7 +59,10 @@ class SparkS3IT {
     props.put("floe.warehouse.lake.s3.role-arn", "arn:aws:iam::000000000000:role/floe");
     props.put("floe.warehouse.lake.s3.sts-endpoint", sts.endpoint());
     props.put("floe.warehouse.lake.vending.enabled", "true");
-    floe = new FloeServerProcess(tempDir.resolve("floe"), props).start();
+    floe =
+        new FloeProcess(tempDir.resolve("floe").resolve("data"), props)
+            .copiedTo(tempDir.resolve("floe").resolve("server"))
+            .start();
     spark =
         SparkSessions.withCatalog("floe-engine-tests-s3", tempDir, "lake", floe, "lake")
             .getOrCreate();

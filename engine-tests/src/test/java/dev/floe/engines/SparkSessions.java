@@ -1,5 +1,6 @@
 package dev.floe.engines;
 
+import dev.floe.infra.testing.FloeProcess;
 import java.nio.file.Path;
 import org.apache.spark.sql.SparkSession;
 
@@ -11,7 +12,7 @@ final class SparkSessions {
   private SparkSessions() {}
 
   static SparkSession.Builder withCatalog(
-      String appName, Path tempDir, String catalog, FloeServerProcess floe, String warehouse) {
+      String appName, Path tempDir, String catalog, FloeProcess floe, String warehouse) {
     String prefix = "spark.sql.catalog." + catalog;
     return SparkSession.builder()
         .appName(appName)

@@ -1,7 +1,7 @@
 package dev.floe.api.http;
 
-import dev.floe.api.CommandGateway;
-import dev.floe.api.Uuid7;
+import dev.floe.client.CommandGateway;
+import dev.floe.client.Uuid7;
 import dev.floe.events.CommandReply;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;

@@ -1,6 +1,6 @@
 package dev.floe.api.http;
 
-import dev.floe.api.KafkaReachability;
+import dev.floe.client.KafkaReachability;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package dev.floe.api.http;
 
-import dev.floe.api.Uuid7;
+import dev.floe.client.Uuid7;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.Topics;
 import java.time.Instant;

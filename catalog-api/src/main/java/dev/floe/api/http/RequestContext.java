@@ -16,7 +16,7 @@ public final class RequestContext {
   private final HttpServerRequest request;
   private final Map<String, String> params;
   private final Buffer body;
-  private final String requestId = dev.floe.api.Uuid7.next().toString();
+  private final String requestId = dev.floe.client.Uuid7.next().toString();
   private volatile String commandId;
   private volatile dev.floe.api.auth.Caller caller;
   private volatile Object parsedBody;

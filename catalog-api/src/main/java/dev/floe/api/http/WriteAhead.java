@@ -1,6 +1,6 @@
 package dev.floe.api.http;
 
-import dev.floe.api.Uuid7;
+import dev.floe.client.Uuid7;
 import dev.floe.events.CommandReply;
 import dev.floe.events.RecordLimits;
 import dev.floe.events.command.CommitTableCommand;
@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * Writes a commit's metadata file before the command is sent, so that the partition's single writer
  * does not wait for storage: it takes the file if the table still points at the base the file was
  * decided on, and otherwise decides and writes as before (docs/architecture.md, <i>Writing
- * ahead</i>). One slow write then holds up its own commit only,
- * not every later command of the partition.
+ * ahead</i>). One slow write then holds up its own commit only, not every later command of the
+ * partition.
  *
  * <p>Where: on the storages configured to ({@code floe.warehouse.<name>.write-ahead}, by default
  * object storage only; see {@link StorageProfile#writesAhead}).

@@ -2,13 +2,13 @@ package dev.floe.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.infra.testing.FreePorts;
 import dev.floe.projections.NotLocalException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.net.NetServer;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,7 +35,7 @@ class ForwardedCommitsTest {
   @BeforeEach
   void start() throws Exception {
     vertx = Vertx.vertx();
-    ownerPort = freePort();
+    ownerPort = FreePorts.next();
   }
 
   @AfterEach
@@ -124,11 +124,5 @@ class ForwardedCommitsTest {
 
   private static <T> T await(Future<T> future) throws Exception {
     return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-  }
-
-  private static int freePort() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    }
   }
 }

@@ -3,7 +3,7 @@ package dev.floe.api.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.floe.api.KafkaReachability;
+import dev.floe.client.KafkaReachability;
 import io.vertx.core.Future;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;

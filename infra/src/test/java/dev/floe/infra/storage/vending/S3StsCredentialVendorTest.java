@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.infra.storage.S3Clients;
 import dev.floe.infra.storage.StorageProfile;
-import dev.floe.infra.storage.testing.LocalSts;
+import dev.floe.infra.testing.LocalSts;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

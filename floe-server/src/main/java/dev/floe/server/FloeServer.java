@@ -1,0 +1,294 @@
+package dev.floe.server;
+
+import dev.floe.api.http.ApiException;
+import dev.floe.api.http.AsOfCatalogs;
+import dev.floe.api.http.CatalogContext;
+import dev.floe.api.http.CatalogMetrics;
+import dev.floe.api.http.ConnectionLimits;
+import dev.floe.api.http.HealthHandlers;
+import dev.floe.api.http.HttpErrors;
+import dev.floe.api.http.IcebergRoutes;
+import dev.floe.api.http.InternalAuth;
+import dev.floe.api.http.KafkaAuditLog;
+import dev.floe.api.http.RestRouter;
+import dev.floe.client.CommandGateway;
+import dev.floe.client.KafkaReachability;
+import dev.floe.events.Topics;
+import dev.floe.infra.config.FloeConfig;
+import dev.floe.infra.kafka.EmbeddedKafkaBroker;
+import dev.floe.infra.kafka.TopicProvisioner;
+import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.StorageSelfCheck;
+import dev.floe.infra.storage.vending.CredentialVendors;
+import dev.floe.processor.kafka.ProcessorStarter;
+import dev.floe.projections.StreamsCatalogQueries;
+import dev.floe.projections.lineage.LineageIndex;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.streams.KafkaStreams;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The composition root: starts (or joins) Kafka, the processor, the command gateway and the HTTP
+ * server, and stops them in reverse order.
+ */
+public final class FloeServer implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FloeServer.class);
+  private static final String LIVE = "/health/live";
+
+  private final FloeConfig config;
+  private EmbeddedKafkaBroker broker;
+  private KafkaStreams streams;
+  private CommandGateway gateway;
+  private Vertx vertx;
+  private HttpServer http;
+  private String bootstrapServers;
+  private volatile RestRouter router;
+  private org.apache.kafka.streams.state.HostInfo self;
+  private Purger purger;
+  private KafkaAuditLog audit;
+  private LineageIndex lineage;
+  private dev.floe.projections.access.AccessView accessView;
+  private final MetadataFiles metadataFiles;
+  private final CredentialVendors credentialVendors;
+  private KafkaReachability kafkaReachability;
+
+  private FloeServer(FloeConfig config) {
+    this.config = config;
+    this.metadataFiles = new MetadataFiles(config.storage());
+    this.credentialVendors = new CredentialVendors(config.storage(), java.time.Clock.systemUTC());
+  }
+
+  public static FloeServer start(FloeConfig config) {
+    FloeServer server = new FloeServer(config);
+    try {
+      server.startAll();
+    } catch (RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    return server;
+  }
+
+  private void startAll() {
+    StorageSelfCheck.run(config.storage(), metadataFiles, credentialVendors);
+    Topics topics = new Topics(config.topicPrefix());
+    if (config.embeddedKafka()) {
+      broker =
+          new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
+      broker.start();
+      bootstrapServers = broker.bootstrapServers();
+    } else {
+      bootstrapServers = config.kafkaBootstrap();
+    }
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      TopicProvisioner.ensureTopics(admin, topics, config.partitions(), config.replicationFactor());
+    }
+    vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
+    http = vertx.createHttpServer(serverOptions());
+    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
+    http.connectionHandler(limits::onConnection);
+    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
+    // ready.
+    http.requestHandler(
+        request -> {
+          limits.onRequest(request);
+          RestRouter ready = router;
+          if (ready == null) {
+            answerWhileStarting(request);
+          } else {
+            ready.handle(request);
+          }
+        });
+    http.invalidRequestHandler(HttpErrors::respondToUndecodable);
+    int port =
+        await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
+    startStreams(topics, port);
+    String instanceId = "floe-" + UUID.randomUUID();
+    gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
+    CatalogMetrics metrics = new CatalogMetrics(streams);
+    StreamsCatalogQueries queries = new StreamsCatalogQueries(streams, self, metadataFiles);
+    CatalogContext catalog =
+        new CatalogContext(
+            config,
+            queries,
+            gateway,
+            vertx,
+            metadataFiles,
+            metrics,
+            new AsOfCatalogs(bootstrapServers, topics.events()),
+            credentialVendors);
+    accessView =
+        new dev.floe.projections.access.AccessView(
+                bootstrapServers,
+                topics.applicationId()
+                    + "-"
+                    + dev.floe.events.state.StoreNames.ACCESS
+                    + "-changelog")
+            .start(Duration.ofMinutes(5));
+    catalog.withAccess(accessView::snapshot);
+    InternalAuth internal = new InternalAuth(() -> accessView.snapshot().instanceSecret());
+    AccessSetup.ensureInstanceSecret(accessView, this::submitNow, instanceId);
+    AccessSetup access = new AccessSetup(accessView, vertx, this::peers, internal);
+    if (config.auth().enabled()) {
+      catalog.withAccessSync(access::syncEverywhere);
+    }
+    // Before the router is in place, so a ready instance always has its admin token.
+    if (config.auth().enabled()) {
+      AccessSetup.bootstrapAdmin(config, accessView, this::submitNow, instanceId);
+    } else {
+      LOG.warn(
+          "AUTHENTICATION IS OFF (floe.auth=none): every request acts as an unrestricted"
+              + " 'anonymous'. Use this for local experiments only.");
+    }
+    audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
+    lineage = new LineageIndex(bootstrapServers, topics.events()).start();
+    kafkaReachability = new KafkaReachability(bootstrapServers);
+    HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
+    router =
+        IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
+            .authenticator(new dev.floe.api.auth.Authenticator(config.auth(), accessView::snapshot))
+            .internalAuth(internal)
+            .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
+            .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
+            .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
+            .metrics(metrics)
+            .withForwarder(new dev.floe.api.http.Forwarder(vertx), self.host() + ":" + self.port());
+    purger = new Purger(config, queries, metadataFiles, gateway);
+    purger.start(config.purgeInterval());
+    LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
+    this.port = port;
+  }
+
+  private int port;
+
+  /**
+   * HTTP/1.1 only: with cleartext HTTP/2 on, Vert.x hands a connection over only once its first
+   * request head is complete (it might be an upgrade), too late to time out a head that never
+   * completes.
+   */
+  private HttpServerOptions serverOptions() {
+    return new HttpServerOptions()
+        .setHost(config.host())
+        .setPort(config.port())
+        .setHttp2ClearTextEnabled(false)
+        .setIdleTimeout((int) Math.max(1, config.http().idleTimeout().toMillis()))
+        .setIdleTimeoutUnit(TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Before the processor runs: the process is live, and every other request is answered 503 with
+   * the ErrorModel and {@code Retry-After} (the stores are restoring).
+   */
+  private static void answerWhileStarting(HttpServerRequest request) {
+    if (request.method() == HttpMethod.GET && LIVE.equals(request.path())) {
+      request.response().putHeader("Content-Type", "application/json").end("{\"status\":\"UP\"}");
+      return;
+    }
+    request.response().putHeader("Retry-After", "1");
+    HttpErrors.respond(
+        request.response(),
+        new ApiException(
+            503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
+  }
+
+  private dev.floe.events.CommandReply submitNow(dev.floe.events.command.CatalogCommand command) {
+    try {
+      return gateway.submit(command).get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot set up the admin principal: " + e, e);
+    }
+  }
+
+  /** The other instances serving this catalog (Kafka Streams' application.server of each). */
+  private java.util.List<org.apache.kafka.streams.state.HostInfo> peers() {
+    return streams.metadataForAllStreamsClients().stream()
+        .map(org.apache.kafka.streams.StreamsMetadata::hostInfo)
+        .filter(host -> !host.equals(self))
+        .distinct()
+        .toList();
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public String bootstrapServers() {
+    return bootstrapServers;
+  }
+
+  private void startStreams(Topics topics, int port) {
+    String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
+    self = new org.apache.kafka.streams.state.HostInfo(host, port);
+    streams =
+        new ProcessorStarter(config, topics, bootstrapServers, metadataFiles)
+            .start(host + ":" + port);
+  }
+
+  @Override
+  public void close() {
+    if (purger != null) {
+      purger.close();
+    }
+    if (http != null) {
+      awaitQuietly(http.close());
+    }
+    if (gateway != null) {
+      gateway.close();
+    }
+    if (audit != null) {
+      audit.close();
+    }
+    if (lineage != null) {
+      lineage.close();
+    }
+    if (accessView != null) {
+      accessView.close();
+    }
+    if (kafkaReachability != null) {
+      kafkaReachability.close();
+    }
+    if (streams != null) {
+      streams.close(Duration.ofSeconds(30));
+    }
+    if (vertx != null) {
+      awaitQuietly(vertx.close());
+    }
+    metadataFiles.close();
+    credentialVendors.close();
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  private static <T> T await(io.vertx.core.Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot start the HTTP server", e);
+    }
+  }
+
+  private static void awaitQuietly(io.vertx.core.Future<?> future) {
+    try {
+      future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.warn("Shutdown step did not finish cleanly: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package dev.floe.server.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.Arrays;
+import java.util.Locale;
+
+/**
+ * {@code floe latency}: sequential round trips against a running catalog, one at a time, so each
+ * figure is one request's whole path (HTTP → Kafka → processor → committed transaction → reply).
+ * Commits are requirement-free {@code set-properties} updates on one table; loads read it back.
+ */
+public final class LatencyProbe {
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String base;
+
+  private final String token;
+
+  private LatencyProbe(String url, String warehouse, String token) {
+    this.base = url.replaceAll("/$", "") + "/v1/" + warehouse;
+    this.token = token;
+  }
+
+  /**
+   * @param token the bearer token ({@code --token}, {@code $FLOE_TOKEN} or {@code
+   *     ./floe-data/admin.token}), or null
+   */
+  public static void run(String url, String warehouse, int count, String token)
+      throws IOException, InterruptedException {
+    LatencyProbe probe =
+        new LatencyProbe(
+            url, warehouse, ClientToken.resolve(token, java.nio.file.Path.of("floe-data")));
+    String namespace = "latency_" + System.currentTimeMillis();
+    probe.send("POST", "/namespaces", "{\"namespace\":[\"" + namespace + "\"]}");
+    String tables = "/namespaces/" + namespace + "/tables";
+    probe.send(
+        "POST",
+        tables,
+        "{\"name\":\"t\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}");
+    int warmup = Math.min(50, count);
+    long[] commits = new long[count];
+    long[] loads = new long[count];
+    for (int i = -warmup; i < count; i++) {
+      long started = System.nanoTime();
+      probe.send(
+          "POST",
+          tables + "/t",
+          "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"n\":\""
+              + i
+              + "\"}}]}");
+      long committed = System.nanoTime();
+      probe.send("GET", tables + "/t", null);
+      long loaded = System.nanoTime();
+      if (i >= 0) {
+        commits[i] = committed - started;
+        loads[i] = loaded - committed;
+      }
+    }
+    System.out.println(summary("commit (set-properties)", commits));
+    System.out.println(summary("loadTable", loads));
+  }
+
+  static String summary(String name, long[] nanos) {
+    long[] sorted = nanos.clone();
+    Arrays.sort(sorted);
+    return String.format(
+        Locale.ROOT,
+        "%-24s n=%d  p50=%.2f ms  p90=%.2f ms  p99=%.2f ms  max=%.2f ms",
+        name,
+        sorted.length,
+        percentile(sorted, 50),
+        percentile(sorted, 90),
+        percentile(sorted, 99),
+        sorted[sorted.length - 1] / 1e6);
+  }
+
+  static double percentile(long[] sorted, double p) {
+    int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
+  }
+
+  private void send(String method, String path, String body)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
+    if (token != null) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    HttpResponse<String> response =
+        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() >= 300) {
+      throw new IOException(
+          method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+    }
+  }
+}

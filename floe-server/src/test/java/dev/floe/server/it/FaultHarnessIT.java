@@ -1,0 +1,159 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.server.it.support.FaultCluster;
+import dev.floe.server.it.support.FaultRun;
+import dev.floe.server.it.support.KeyedCommits;
+import dev.floe.server.it.support.LineageChecker;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault harness (issue #4): a Kafka broker and several Floe instances, each its own process,
+ * concurrent writers with Iceberg's RESTCatalog failing over between the instances, SIGKILLs of
+ * instances and of the broker under load, and a lineage checker over the final metadata. Every
+ * acknowledged commit must be there exactly once, on one linear chain with dense sequence numbers,
+ * and no request may get a 409 against its own commit.
+ *
+ * <p>The defaults are the short version CI runs (about two minutes on 2 cores). The long version
+ * sets {@code -Dfloe.faults.kills=30 -Dfloe.faults.broker-restarts=3} and more; see
+ * bench/fault-harness.sh and docs/reliability.md. Figures go to {@code target/fault-harness/}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultHarnessIT {
+  private static final int INSTANCES = Integer.getInteger("floe.faults.instances", 2);
+  private static final int WRITERS = Integer.getInteger("floe.faults.writers", 4);
+  private static final int TABLES = Integer.getInteger("floe.faults.tables", 4);
+  private static final int KILLS = Integer.getInteger("floe.faults.kills", 4);
+  private static final int BROKER_RESTARTS = Integer.getInteger("floe.faults.broker-restarts", 1);
+  private static final Duration LOAD =
+      Duration.ofSeconds(Integer.getInteger("floe.faults.duration", 15));
+  private static final Duration PAUSE =
+      Duration.ofMillis(Integer.getInteger("floe.faults.pause-ms", 2000));
+  private static final Duration MAX_DOWN =
+      Duration.ofMillis(Integer.getInteger("floe.faults.max-down-ms", 0));
+  private static final long SEED = Long.getLong("floe.faults.seed", System.currentTimeMillis());
+  private static final String REPLY_TIMEOUT =
+      System.getProperty("floe.faults.reply-timeout", "PT10S");
+
+  @TempDir static Path root;
+  private static FaultCluster cluster;
+
+  @BeforeAll
+  static void startCluster() {
+    // The Iceberg client logs every 409 it retries with a stack trace, and the HTTP client every
+    // retry of a 5xx; the harness counts both. Less output also keeps surefire's channel light.
+    quiet("org.apache.iceberg", ch.qos.logback.classic.Level.ERROR);
+    quiet("org.apache.hc", ch.qos.logback.classic.Level.WARN);
+    cluster =
+        new FaultCluster(root, INSTANCES, Map.of("floe.reply-timeout", REPLY_TIMEOUT)).start();
+  }
+
+  private static void quiet(String logger, ch.qos.logback.classic.Level level) {
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(level);
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @Test
+  @Order(1)
+  void fiftyConcurrentDuplicatesOfAKeyedCommitHaveOneEffectAndIdenticalAnswers() throws Exception {
+    KeyedCommits keyed = new KeyedCommits(cluster, "faults_keyed", "duplicates");
+    KeyedCommits.Result result = keyed.sendConcurrentDuplicates(50);
+
+    assertThat(result.statuses()).as("statuses").containsOnly(200);
+    assertThat(result.bodies()).as("answers").hasSize(50).containsOnly(result.bodies().get(0));
+    assertThat(result.servedBy()).as("instances that answered").hasSize(INSTANCES);
+    assertThat(result.snapshotsAfter()).isEqualTo(result.snapshotsBefore() + 1);
+    assertThat(result.sequenceAfter()).isEqualTo(result.sequenceBefore() + 1);
+    assertThat(result.currentAfter()).isEqualTo(result.addedSnapshotId());
+    assertThat(result.committedEvents()).as("floe.table.committed events").isEqualTo(1);
+  }
+
+  @Test
+  @Order(2)
+  void aKeyedCommitWhoseAnswerWasDroppedIsReplayedByAnotherInstance() throws Exception {
+    Assumptions.assumeTrue(INSTANCES > 1, "needs a second instance to retry against");
+    KeyedCommits keyed = new KeyedCommits(cluster, "faults_keyed", "dropped");
+    KeyedCommits.DroppedResult result = keyed.dropAnswerThenRetryElsewhere();
+
+    assertThat(result.retryStatus()).isEqualTo(200);
+    assertThat(result.retryMetadataLocation())
+        .as("the retry answers the first attempt's metadata")
+        .isEqualTo(result.metadataLocationAfterFirst());
+    assertThat(result.secondRetryBody()).isEqualTo(result.retryBody());
+    assertThat(result.snapshotsAfter()).isEqualTo(result.snapshotsBefore() + 1);
+    assertThat(result.committedEvents()).as("floe.table.committed events").isEqualTo(1);
+  }
+
+  @Test
+  @Order(3)
+  void acknowledgedCommitsSurviveSigkillsOfInstancesUnderLoad() throws Exception {
+    Assumptions.assumeTrue(KILLS > 0, "floe.faults.kills=0: no instance kills asked for");
+    FaultRun.Result result =
+        new FaultRun(
+                cluster,
+                new FaultRun.Settings(
+                    "instance-kills", WRITERS, TABLES, LOAD, KILLS, 0, PAUSE, MAX_DOWN, SEED))
+            .run();
+    assertClean(result);
+    assertThat(result.figures().get("kills")).isEqualTo(String.valueOf(KILLS));
+  }
+
+  @Test
+  @Order(4)
+  void acknowledgedCommitsSurviveBrokerRestartsUnderLoad() throws Exception {
+    Assumptions.assumeTrue(
+        BROKER_RESTARTS > 0, "floe.faults.broker-restarts=0: no broker restarts asked for");
+    FaultRun.Result result =
+        new FaultRun(
+                cluster,
+                new FaultRun.Settings(
+                    "broker-restarts",
+                    WRITERS,
+                    TABLES,
+                    LOAD,
+                    0,
+                    BROKER_RESTARTS,
+                    PAUSE,
+                    MAX_DOWN,
+                    SEED + 1))
+            .run();
+    assertClean(result);
+    assertThat(result.figures().get("broker-restarts")).isEqualTo(String.valueOf(BROKER_RESTARTS));
+  }
+
+  private static void assertClean(FaultRun.Result result) {
+    LineageChecker.Report report = result.report();
+    assertThat(result.problems()).as("harness problems").isEmpty();
+    assertThat(report.problems()).as("lineage problems").isEmpty();
+    assertThat(report.lost()).as("lost acknowledged commits").isZero();
+    assertThat(report.duplicates()).as("commits applied twice").isZero();
+    assertThat(report.ownConflicts()).as("409s against the client's own commit").isZero();
+    assertThat(report.rejectedButPresent()).as("409s for commits that were applied").isZero();
+    assertThat(report.phantoms()).as("snapshots nobody attempted").isZero();
+    assertThat(report.chainBreaks()).as("snapshots off the linear chain").isZero();
+    assertThat(report.sequenceGaps()).as("sequence number gaps").isZero();
+    assertThat(result.refusals())
+        .as("commits answered with an error other than 409 or 5xx")
+        .isEmpty();
+    assertThat(Long.parseLong(result.figures().get("acknowledged")))
+        .as("acknowledged commits")
+        .isPositive();
+  }
+}

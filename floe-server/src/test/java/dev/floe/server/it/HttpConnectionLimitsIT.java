@@ -1,0 +1,181 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.it.support.RawHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTTP server's connection bounds against a running server with {@code
+ * floe.http.header-timeout=PT3S} and {@code floe.http.max-connections=12}: a request head sent
+ * slowly is cut off at the header timeout however busily it trickles in, a kept-alive connection
+ * that sends no next request is closed after it, and connections beyond the cap are closed at once
+ * while the server goes on serving once they are gone.
+ */
+class HttpConnectionLimitsIT {
+  private static final long HEADER_TIMEOUT_MILLIS = 3_000;
+  private static final int MAX_CONNECTIONS = 12;
+  private static final byte[] LIVE =
+      "GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+
+  @TempDir static Path dataDir;
+  private static FloeProcess floe;
+  private static URI server;
+
+  @BeforeAll
+  static void start() throws InterruptedException {
+    floe =
+        new FloeProcess(
+                dataDir,
+                Map.of(
+                    "floe.http.header-timeout",
+                    "PT3S",
+                    "floe.http.max-connections",
+                    String.valueOf(MAX_CONNECTIONS)))
+            .start();
+    server = URI.create(floe.uri());
+    // The readiness probes of the start leave their connections open: wait for the header timeout
+    // to close them, so each test starts with none open.
+    Thread.sleep(HEADER_TIMEOUT_MILLIS + 1_000);
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    if (floe != null) {
+      floe.close();
+    }
+  }
+
+  @Test
+  void aRequestHeadTricklingInIsCutOffAtTheHeaderTimeout() throws Exception {
+    try (Socket socket = connect()) {
+      long opened = System.nanoTime();
+      OutputStream out = socket.getOutputStream();
+      out.write("GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Slow: ".getBytes());
+      socket.setSoTimeout(250);
+      boolean closed = false;
+      while (!closed && millisSince(opened) < 20_000) {
+        try {
+          out.write('a'); // a byte every 250 ms: sending slowly does not extend the deadline
+          out.flush();
+          int answered = socket.getInputStream().read();
+          assertThat(answered).as("the server answered an incomplete request head").isEqualTo(-1);
+          closed = true;
+        } catch (SocketTimeoutException e) {
+          // still open
+        } catch (SocketException e) {
+          closed = true; // reset while writing
+        }
+      }
+      assertThat(closed).as("the slow connection was closed").isTrue();
+      assertThat(millisSince(opened)).isBetween(HEADER_TIMEOUT_MILLIS - 500, 10_000L);
+    }
+  }
+
+  @Test
+  void aKeptAliveConnectionWithoutANextRequestIsClosedAfterTheHeaderTimeout() throws Exception {
+    try (Socket socket = connect()) {
+      socket.getOutputStream().write(LIVE);
+      assertThat(RawHttp.read(socket.getInputStream(), false).status()).isEqualTo(200);
+      socket.getOutputStream().write(LIVE);
+      assertThat(RawHttp.read(socket.getInputStream(), false).status())
+          .as("a second request on the kept-alive connection")
+          .isEqualTo(200);
+      long answered = System.nanoTime();
+      socket.setSoTimeout(15_000);
+      assertThat(readOrEnd(socket.getInputStream())).isEqualTo(-1);
+      assertThat(millisSince(answered)).isBetween(HEADER_TIMEOUT_MILLIS - 500, 10_000L);
+    }
+  }
+
+  @Test
+  void connectionsBeyondTheCapAreClosedAtOnceAndServingGoesOnOnceTheyClose() throws Exception {
+    List<Socket> sockets = new ArrayList<>();
+    List<Long> openedAt = new ArrayList<>();
+    try {
+      for (int i = 0; i < MAX_CONNECTIONS + 4; i++) {
+        sockets.add(connect());
+        openedAt.add(System.nanoTime());
+      }
+      long[] closedAfter = closingTimes(sockets, openedAt);
+      int refused = 0;
+      int heldUntilTimeout = 0;
+      for (long millis : closedAfter) {
+        if (millis >= 0 && millis < 1_500) {
+          refused++;
+        } else if (millis >= HEADER_TIMEOUT_MILLIS - 500) {
+          heldUntilTimeout++;
+        }
+      }
+      assertThat(refused).as("connections closed at once").isEqualTo(4);
+      assertThat(heldUntilTimeout)
+          .as("connections held until the header timeout")
+          .isEqualTo(MAX_CONNECTIONS);
+    } finally {
+      for (Socket socket : sockets) {
+        socket.close();
+      }
+    }
+    assertThat(RawHttp.exchange(server, LIVE, false, 10_000).status()).isEqualTo(200);
+  }
+
+  /** For each socket, how long after it opened the server closed it (-1: still open at 12 s). */
+  private static long[] closingTimes(List<Socket> sockets, List<Long> openedAt) throws IOException {
+    long[] closedAfter = new long[sockets.size()];
+    java.util.Arrays.fill(closedAfter, -1);
+    long started = System.nanoTime();
+    int open = sockets.size();
+    while (open > 0 && millisSince(started) < 12_000) {
+      for (int i = 0; i < sockets.size(); i++) {
+        if (closedAfter[i] >= 0) {
+          continue;
+        }
+        sockets.get(i).setSoTimeout(10);
+        try {
+          if (readOrEnd(sockets.get(i).getInputStream()) == -1) {
+            closedAfter[i] = millisSince(openedAt.get(i));
+            open--;
+          }
+        } catch (SocketTimeoutException e) {
+          // still open
+        }
+      }
+    }
+    return closedAfter;
+  }
+
+  /** The next byte, or -1 when the server closed or reset the connection. */
+  private static int readOrEnd(InputStream in) throws IOException {
+    try {
+      return in.read();
+    } catch (SocketTimeoutException e) {
+      throw e;
+    } catch (SocketException e) {
+      return -1;
+    }
+  }
+
+  private static Socket connect() throws IOException {
+    return new Socket(server.getHost(), server.getPort());
+  }
+
+  private static long millisSince(long nanos) {
+    return (System.nanoTime() - nanos) / 1_000_000;
+  }
+}

@@ -1,0 +1,217 @@
+package dev.floe.server.it.support;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.SessionCatalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.RESTException;
+import org.apache.iceberg.exceptions.ServiceFailureException;
+import org.apache.iceberg.exceptions.ServiceUnavailableException;
+import org.apache.iceberg.rest.HTTPClient;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.rest.RESTUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One writer of the fault harness: fast appends with Iceberg's {@link RESTCatalog} (each commit
+ * sends {@code assert-ref-snapshot-id}), to random tables, as fast as it can, through one instance
+ * at a time. On anything but a 409 it records the outcome as unknown and fails over to the next
+ * instance, as an engine behind a load balancer would. 409s between writers are retried by the
+ * Iceberg client itself ({@code commit.retry.num-retries} is high on the harness's tables).
+ */
+public final class HarnessWriter implements Runnable {
+  private static final Logger LOG = LoggerFactory.getLogger(HarnessWriter.class);
+
+  private final int id;
+  private final List<String> uris;
+  private final List<TableIdentifier> tables;
+  private final CommitLog log;
+  private final AtomicBoolean stop;
+  private final Random random;
+  private final RESTCatalog[] catalogs;
+  private final Map<TableIdentifier, Table> loaded = new HashMap<>();
+  private int instance;
+  private long sequence;
+  private volatile CommitLog.Attempt current;
+  private volatile int failovers;
+  private volatile Throwable died;
+
+  public HarnessWriter(
+      int id,
+      List<String> uris,
+      List<TableIdentifier> tables,
+      CommitLog log,
+      AtomicBoolean stop,
+      long seed) {
+    this.id = id;
+    this.uris = uris;
+    this.tables = tables;
+    this.log = log;
+    this.stop = stop;
+    this.random = new Random(seed);
+    this.catalogs = new RESTCatalog[uris.size()];
+    this.instance = id % uris.size();
+  }
+
+  public int failovers() {
+    return failovers;
+  }
+
+  /** What ended this writer other than being asked to stop, or null. */
+  public Throwable died() {
+    return died;
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!stop.get()) {
+        TableIdentifier table = tables.get(random.nextInt(tables.size()));
+        Table loadedTable;
+        try {
+          loadedTable = table(table);
+        } catch (RuntimeException e) {
+          failover(e);
+          continue;
+        }
+        commitOnce(table, loadedTable);
+      }
+    } catch (Throwable e) {
+      died = e;
+      LOG.error("Writer {} died", id, e);
+    } finally {
+      for (RESTCatalog catalog : catalogs) {
+        closeQuietly(catalog);
+      }
+    }
+  }
+
+  private void commitOnce(TableIdentifier table, Table loadedTable) {
+    String tag = "w" + id + "-" + ++sequence;
+    CommitLog.Attempt attempt = log.begin(tag, id, table.toString(), instance);
+    current = attempt;
+    try {
+      loadedTable
+          .newFastAppend()
+          .appendFile(DataFileEntries.of(loadedTable, "x"))
+          .set(CommitLog.TAG, tag)
+          .commit();
+      attempt.acknowledged(snapshotTagged(loadedTable, tag));
+    } catch (CommitFailedException e) {
+      attempt.rejected(e);
+      loaded.remove(table);
+    } catch (RuntimeException e) {
+      if (outcomeUnknown(e)) {
+        // A 5xx, or the connection failed: the commit may or may not have been applied.
+        attempt.unknown(e);
+        failover(e);
+      } else {
+        // Any other answer (a 4xx) says the commit was not applied; none is expected here.
+        attempt.refused(e);
+        loaded.remove(table);
+      }
+    } finally {
+      current = null;
+    }
+  }
+
+  /**
+   * Whether a failed commit may still have been applied: a 5xx (the commit handler turns 500, 502,
+   * 503 and 504 into CommitStateUnknownException) or a bare RESTException (the connection failed or
+   * the answer was unreadable). Its 4xx subclasses are answers.
+   */
+  private static boolean outcomeUnknown(RuntimeException e) {
+    return e instanceof CommitStateUnknownException
+        || e instanceof ServiceFailureException
+        || e instanceof ServiceUnavailableException
+        || e.getClass() == RESTException.class;
+  }
+
+  /** The id of the snapshot this attempt added, as the client's table now knows it. */
+  private static Long snapshotTagged(Table table, String tag) {
+    for (Snapshot snapshot : ((HasTableOperations) table).operations().current().snapshots()) {
+      if (tag.equals(snapshot.summary().get(CommitLog.TAG))) {
+        return snapshot.snapshotId();
+      }
+    }
+    return null;
+  }
+
+  private Table table(TableIdentifier table) {
+    Table known = loaded.get(table);
+    if (known == null) {
+      known = catalog().loadTable(table);
+      loaded.put(table, known);
+    }
+    return known;
+  }
+
+  private RESTCatalog catalog() {
+    if (catalogs[instance] == null) {
+      catalogs[instance] = connect(uris.get(instance), this::observe);
+    }
+    return catalogs[instance];
+  }
+
+  private void observe(String path, Long addedSnapshotId, String message) {
+    CommitLog.Attempt attempt = current;
+    if (attempt != null) {
+      log.conflict(attempt, addedSnapshotId, message);
+    }
+  }
+
+  private void failover(RuntimeException cause) {
+    LOG.debug("Writer {} fails over from instance {}: {}", id, instance, cause.toString());
+    failovers++;
+    loaded.clear();
+    instance = (instance + 1) % uris.size();
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      stop.set(true);
+    }
+  }
+
+  /** Iceberg's RESTCatalog as an engine configures it, with 409s reported to {@code observer}. */
+  public static RESTCatalog connect(String uri, ObservedRestClient.ConflictObserver observer) {
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, uri);
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "default");
+    props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.hadoop.HadoopFileIO");
+    RESTCatalog catalog =
+        new RESTCatalog(
+            SessionCatalog.SessionContext.createEmpty(),
+            config ->
+                new ObservedRestClient(
+                    HTTPClient.builder(config)
+                        .uri(config.get(CatalogProperties.URI))
+                        .withHeaders(RESTUtil.configHeaders(config))
+                        .build(),
+                    observer));
+    catalog.setConf(new org.apache.hadoop.conf.Configuration());
+    catalog.initialize("floe", props);
+    return catalog;
+  }
+
+  private static void closeQuietly(RESTCatalog catalog) {
+    if (catalog == null) {
+      return;
+    }
+    try {
+      catalog.close();
+    } catch (Exception e) {
+      LOG.debug("Closing a catalog client failed: {}", e.toString());
+    }
+  }
+}
