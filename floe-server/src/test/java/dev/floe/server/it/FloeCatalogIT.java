@@ -4,7 +4,7 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.CatalogCleaner;
 import dev.floe.server.it.support.RestClients;
-import java.nio.file.Path;
+import dev.floe.server.it.support.SharedFloe;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,11 +13,10 @@ import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.catalog.CatalogTests;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Iceberg's own catalog test suite ({@link CatalogTests}, iceberg-core 1.11.0), run through the
@@ -25,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * the catalog is emptied through the client, so each test starts from an empty warehouse.
  */
 class FloeCatalogIT extends CatalogTests<RESTCatalog> {
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withTokens();
+
   private static FloeProcess floe;
   private static String token;
 
@@ -35,13 +35,8 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @BeforeAll
   static void startFloe() {
     // With access control on, as a principal holding the writer role (not a superuser).
-    floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
+    floe = SHARED.process();
     token = AuthHttp.writerToken(floe, "suite");
-  }
-
-  @AfterAll
-  static void stopFloe() throws InterruptedException {
-    floe.close();
   }
 
   @BeforeEach

@@ -4,25 +4,25 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.CatalogCleaner;
 import dev.floe.server.it.support.RestClients;
-import java.nio.file.Path;
+import dev.floe.server.it.support.SharedFloe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.view.ViewCatalogTests;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Iceberg's own view suite ({@link ViewCatalogTests}, iceberg-core 1.11.0) through the Java {@link
  * RESTCatalog} against one real Floe server; the catalog is emptied between tests.
  */
 class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withTokens();
+
   private static FloeProcess floe;
   private static String token;
 
@@ -32,13 +32,8 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
   @BeforeAll
   static void startFloe() {
     // With access control on, as a principal holding the writer role (not a superuser).
-    floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
-    token = AuthHttp.writerToken(floe, "suite");
-  }
-
-  @AfterAll
-  static void stopFloe() throws InterruptedException {
-    floe.close();
+    floe = SHARED.process();
+    token = AuthHttp.writerToken(floe, "suite-views");
   }
 
   @BeforeEach

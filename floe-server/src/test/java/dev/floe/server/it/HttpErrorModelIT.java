@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.it.support.SharedFloe;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.URI;
@@ -15,15 +16,13 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The REST spec's error model over raw HTTP against a running server: every failure is {@code
@@ -38,25 +37,19 @@ class HttpErrorModelIT {
           + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}";
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withAuthOff();
+
   private static FloeProcess floe;
   private static HttpClient http;
 
   @BeforeAll
   static void startServer() {
-    floe = new FloeProcess(dataDir).start();
+    floe = SHARED.process();
     http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(10))
             .build();
-  }
-
-  @AfterAll
-  static void stopServer() throws InterruptedException {
-    if (floe != null) {
-      floe.close();
-    }
   }
 
   // --- config and routing ---

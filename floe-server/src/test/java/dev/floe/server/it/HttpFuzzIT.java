@@ -10,6 +10,7 @@ import dev.floe.server.it.support.HostileBodies;
 import dev.floe.server.it.support.HostileRequests;
 import dev.floe.server.it.support.HostileRequests.FuzzRequest;
 import dev.floe.server.it.support.RawHttp;
+import dev.floe.server.it.support.SharedFloe;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -21,7 +22,6 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Random;
@@ -34,10 +34,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Sends many generated hostile requests ({@link HostileRequests}) to a running server from several
@@ -62,7 +61,8 @@ class HttpFuzzIT {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String NS = "/v1/default/namespaces";
 
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withAuthOff();
+
   private static FloeProcess floe;
   private static HttpClient http;
   private static String metadataLocation;
@@ -80,7 +80,7 @@ class HttpFuzzIT {
 
   @BeforeAll
   static void startAndSeed() throws Exception {
-    floe = new FloeProcess(dataDir).start();
+    floe = SHARED.process();
     http =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -100,13 +100,6 @@ class HttpFuzzIT {
             "{\"name\":\"logs\",\"schema\":" + HostileBodies.SCHEMA + "}"));
     metadataLocation =
         JSON.readTree(get(NS + "/fuzz/tables/events").body()).path("metadata-location").asText();
-  }
-
-  @AfterAll
-  static void stop() throws InterruptedException {
-    if (floe != null) {
-      floe.close();
-    }
   }
 
   @Test

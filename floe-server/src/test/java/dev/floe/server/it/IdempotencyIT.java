@@ -8,18 +8,17 @@ import dev.floe.client.Uuid7;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.projections.replay.EventLogReader;
+import dev.floe.server.it.support.SharedFloe;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The REST spec's Idempotency-Key: a retry with the same key and request gets the first final
@@ -31,19 +30,15 @@ class IdempotencyIT {
   private static final String SCHEMA =
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
 
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withAuthOff();
+
   private static FloeProcess floe;
   private static final HttpClient HTTP =
       HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
   @BeforeAll
   static void start() {
-    floe = new FloeProcess(dataDir).start();
-  }
-
-  @AfterAll
-  static void stop() throws Exception {
-    floe.close();
+    floe = SHARED.process();
   }
 
   @Test
@@ -155,7 +150,7 @@ class IdempotencyIT {
   private static List<CatalogEvent> events(String type, String subject) throws Exception {
     List<CatalogEvent> events = new ArrayList<>();
     EventLogReader.read(
-        FloeProcess.embeddedKafka(dataDir),
+        FloeProcess.embeddedKafka(floe.dataDir()),
         "floe.events",
         EventLogReader.Until.END,
         e -> {

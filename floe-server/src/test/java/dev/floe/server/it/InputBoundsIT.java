@@ -6,14 +6,13 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.HostileBodies;
 import dev.floe.server.it.support.RawHttp;
+import dev.floe.server.it.support.SharedFloe;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What a caller may name and send, against a running server: metrics reports only for tables that
@@ -27,21 +26,15 @@ class InputBoundsIT {
       "{\"report-type\":\"commit-report\",\"table-name\":\"bounds.t\",\"snapshot-id\":1,"
           + "\"sequence-number\":1,\"operation\":\"append\",\"metrics\":{}}";
 
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withAuthOff();
+
   private static FloeProcess floe;
 
   @BeforeAll
   static void start() {
-    floe = new FloeProcess(dataDir).start();
+    floe = SHARED.process();
     send("POST", NS, "{\"namespace\":[\"bounds\"]}", 200);
     send("POST", NS + "/bounds/tables", createTable("t"), 200);
-  }
-
-  @AfterAll
-  static void stop() throws InterruptedException {
-    if (floe != null) {
-      floe.close();
-    }
   }
 
   @Test

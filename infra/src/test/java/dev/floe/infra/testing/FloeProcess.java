@@ -143,6 +143,8 @@ public final class FloeProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + heap);
+    // C1 alone: half the CPU of a start-up with C2, and tests measure no speed (floe bench does).
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-cp");
     command.add(copyDir == null ? classpath() : copiedClasspath(copyDir));
     command.add("dev.floe.server.Main");

@@ -73,6 +73,7 @@ public final class S3ProxyProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx256m");
+    command.add("-XX:TieredStopAtLevel=1");
     command.add("-Dlogback.configurationFile=" + logback);
     command.add("-cp");
     command.add(classpath());
