@@ -4,7 +4,7 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.state.TableState;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import java.util.List;
 import org.apache.iceberg.TableMetadata;
 
@@ -21,7 +21,7 @@ import org.apache.iceberg.TableMetadata;
  */
 public record Decision(
     List<CatalogEvent> events,
-    List<TableStep> steps,
+    List<Step> steps,
     CommandReply reply,
     TableState tableState,
     boolean tableRemoved,
@@ -36,7 +36,7 @@ public record Decision(
   /** A decision that carries no parsed metadata. */
   public Decision(
       List<CatalogEvent> events,
-      List<TableStep> steps,
+      List<Step> steps,
       CommandReply reply,
       TableState tableState,
       boolean tableRemoved,
@@ -73,11 +73,11 @@ public record Decision(
    * A table or view installed under its new name: the rename's events, then the step that moves its
    * grants and acknowledges the rename.
    */
-  public static Decision renamed(List<CatalogEvent> events, TableState state, TableStep grants) {
+  public static Decision renamed(List<CatalogEvent> events, TableState state, Step grants) {
     return new Decision(events, List.of(grants), null, state, false, false);
   }
 
-  public static Decision step(TableStep step) {
+  public static Decision step(Step step) {
     return new Decision(List.of(), List.of(step), null, null, false, false);
   }
 

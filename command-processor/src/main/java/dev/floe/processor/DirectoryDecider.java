@@ -18,8 +18,8 @@ import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RegisterViewCommand;
-import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.command.RelocateCommand;
+import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
@@ -45,38 +45,43 @@ import org.apache.iceberg.catalog.Namespace;
 public final class DirectoryDecider {
   private DirectoryDecider() {}
 
+  /** How one type of directory command is decided. */
+  @FunctionalInterface
+  private interface Rule<T extends CatalogCommand> {
+    Decision decide(Directory directory, LocationAuthority locations, T command);
+  }
+
+  /** Every directory command, by type: one entry a type. */
+  private static final Map<Class<?>, Rule<?>> RULES =
+      Map.ofEntries(
+          rule(CreateNamespaceCommand.class, (d, l, c) -> createNamespace(d, c)),
+          rule(DropNamespaceCommand.class, (d, l, c) -> dropNamespace(d, c)),
+          rule(UpdateNamespacePropertiesCommand.class, (d, l, c) -> updateProperties(d, c)),
+          rule(CreateTableCommand.class, TableNameDecider::create),
+          rule(CreateTableTransactionCommand.class, TableNameDecider::createTransaction),
+          rule(RegisterTableCommand.class, TableNameDecider::register),
+          rule(DropTableCommand.class, (d, l, c) -> TableNameDecider.drop(d, c)),
+          rule(RenameTableCommand.class, (d, l, c) -> TableNameDecider.rename(d, c)),
+          rule(CompletePurgeCommand.class, (d, l, c) -> completePurge(d, c)),
+          rule(CreateViewCommand.class, ViewNameDecider::create),
+          rule(DropViewCommand.class, (d, l, c) -> ViewNameDecider.drop(d, c)),
+          rule(RenameViewCommand.class, (d, l, c) -> ViewNameDecider.rename(d, c)),
+          rule(RegisterViewCommand.class, ViewNameDecider::register),
+          rule(RelocateCommand.class, RelocationDecider::relocate));
+
+  private static <T extends CatalogCommand> Map.Entry<Class<?>, Rule<?>> rule(
+      Class<T> type, Rule<T> rule) {
+    return Map.entry(type, rule);
+  }
+
+  @SuppressWarnings("unchecked")
   public static Decision decide(
       Directory directory, LocationAuthority locations, CatalogCommand command) {
-    if (command instanceof CreateNamespaceCommand c) {
-      return createNamespace(directory, c);
-    } else if (command instanceof DropNamespaceCommand c) {
-      return dropNamespace(directory, c);
-    } else if (command instanceof UpdateNamespacePropertiesCommand c) {
-      return updateProperties(directory, c);
-    } else if (command instanceof CreateTableCommand c) {
-      return TableNameDecider.create(directory, locations, c);
-    } else if (command instanceof CreateTableTransactionCommand c) {
-      return TableNameDecider.createTransaction(directory, locations, c);
-    } else if (command instanceof RegisterTableCommand c) {
-      return TableNameDecider.register(directory, locations, c);
-    } else if (command instanceof DropTableCommand c) {
-      return TableNameDecider.drop(directory, c);
-    } else if (command instanceof RenameTableCommand c) {
-      return TableNameDecider.rename(directory, c);
-    } else if (command instanceof CompletePurgeCommand c) {
-      return completePurge(directory, c);
-    } else if (command instanceof CreateViewCommand c) {
-      return ViewNameDecider.create(directory, locations, c);
-    } else if (command instanceof DropViewCommand c) {
-      return ViewNameDecider.drop(directory, c);
-    } else if (command instanceof RenameViewCommand c) {
-      return ViewNameDecider.rename(directory, c);
-    } else if (command instanceof RegisterViewCommand c) {
-      return ViewNameDecider.register(directory, locations, c);
-    } else if (command instanceof RelocateCommand c) {
-      return RelocationDecider.relocate(directory, locations, c);
+    Rule<CatalogCommand> rule = (Rule<CatalogCommand>) RULES.get(command.getClass());
+    if (rule == null) {
+      throw new IllegalArgumentException("Not a directory command: " + command.key());
     }
-    throw new IllegalArgumentException("Not a directory command: " + command.key());
+    return rule.decide(directory, locations, command);
   }
 
   /** Idempotent: a purge completed twice (two purgers, a retry) records one event. */

@@ -15,17 +15,18 @@ import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.TableState;
-import dev.floe.processor.step.CreateTableStep;
-import dev.floe.processor.step.DropTableStep;
-import dev.floe.processor.step.MoveTableGrantsStep;
-import dev.floe.processor.step.MoveTableInStep;
-import dev.floe.processor.step.MoveTableOutStep;
-import dev.floe.processor.step.PrepareTableStep;
-import dev.floe.processor.step.RegisterTableStep;
-import dev.floe.processor.step.ReleaseTableNameStep;
-import dev.floe.processor.step.TransactionVoteStep;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveGrantsStep;
+import dev.floe.processor.step.MoveInStep;
+import dev.floe.processor.step.MoveOutStep;
+import dev.floe.processor.step.PrepareTableStep;
+import dev.floe.processor.step.RegisterTableStep;
+import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.TransactionVoteStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -328,10 +329,11 @@ public final class TableDecider {
    * missing (its create failed meanwhile), the destination name is handed back and the rename
    * refused.
    */
-  public static Decision moveOut(TableState existing, MoveTableOutStep step) {
+  public static Decision moveOut(TableState existing, MoveOutStep step) {
     if (existing == null) {
       return Decision.step(
-          new ReleaseTableNameStep(
+          new ReleaseNameStep(
+              EntityKind.TABLE,
               step.header(),
               step.warehouse(),
               step.destination(),
@@ -340,8 +342,13 @@ public final class TableDecider {
     return new Decision(
         List.of(),
         List.of(
-            new MoveTableInStep(
-                step.header(), step.warehouse(), step.source(), step.destination(), existing)),
+            new MoveInStep(
+                EntityKind.TABLE,
+                step.header(),
+                step.warehouse(),
+                step.source(),
+                step.destination(),
+                existing)),
         null,
         null,
         true,
@@ -349,7 +356,7 @@ public final class TableDecider {
   }
 
   /** Installs a renamed table under its new key: the rename is acknowledged here. */
-  public static Decision moveIn(TableState existing, MoveTableInStep step) {
+  public static Decision moveIn(TableState existing, MoveInStep step) {
     String id = step.header().commandId();
     if (existing != null) {
       // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
@@ -372,7 +379,6 @@ public final class TableDecider {
     return Decision.renamed(
         List.of(event),
         state,
-        new MoveTableGrantsStep(
-            step.header(), step.warehouse(), step.source(), step.destination()));
+        new MoveGrantsStep(step.header(), step.warehouse(), step.source(), step.destination()));
   }
 }

@@ -13,12 +13,13 @@ import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RenameTableCommand;
-import dev.floe.processor.step.CreateTableStep;
-import dev.floe.processor.step.DropTableStep;
-import dev.floe.processor.step.MoveTableOutStep;
-import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.processor.step.CreateTableStep;
+import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveOutStep;
+import dev.floe.processor.step.RegisterTableStep;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.MetadataUpdate;
@@ -210,7 +211,7 @@ final class TableNameDecider {
               c.destination()));
     }
     return Decision.step(
-        new MoveTableOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
+        new MoveOutStep(EntityKind.TABLE, c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
   private static Optional<Rejection> checkRegistered(

@@ -10,7 +10,7 @@ import dev.floe.events.command.TableChange;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.ResolvePreparedStep;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -133,21 +133,21 @@ public final class TransactionCoordinator {
   private static Outcome next(
       List<CommitTransactionCommand> queued,
       List<CatalogEvent> events,
-      List<TableStep> steps,
+      List<Step> steps,
       CommandReply reply) {
     if (queued.isEmpty()) {
       return new Outcome(State.IDLE, new Decision(events, steps, reply, null, false, false));
     }
     CommitTransactionCommand head = queued.get(0);
-    List<TableStep> all = new ArrayList<>(steps);
+    List<Step> all = new ArrayList<>(steps);
     all.addAll(prepares(head));
     return new Outcome(
         new State(new Active(head, List.of()), queued.subList(1, queued.size())),
         new Decision(events, all, reply, null, false, false));
   }
 
-  private static List<TableStep> prepares(CommitTransactionCommand c) {
-    List<TableStep> steps = new ArrayList<>();
+  private static List<Step> prepares(CommitTransactionCommand c) {
+    List<Step> steps = new ArrayList<>();
     for (TableChange change : c.changes()) {
       steps.add(
           new PrepareTableStep(
@@ -160,8 +160,8 @@ public final class TransactionCoordinator {
     return steps;
   }
 
-  private static List<TableStep> resolves(CommitTransactionCommand c, boolean commit) {
-    List<TableStep> steps = new ArrayList<>();
+  private static List<Step> resolves(CommitTransactionCommand c, boolean commit) {
+    List<Step> steps = new ArrayList<>();
     for (TableChange change : c.changes()) {
       steps.add(new ResolvePreparedStep(c.header(), c.warehouse(), change.identifier(), commit));
     }

@@ -13,14 +13,15 @@ import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.location.LocationAuthority;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
-import dev.floe.processor.step.MoveTableGrantsStep;
-import dev.floe.processor.step.MoveViewInStep;
-import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveGrantsStep;
+import dev.floe.processor.step.MoveInStep;
+import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseViewNameStep;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.processor.step.ReleaseNameStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -118,7 +119,8 @@ public final class ViewDecider {
     String id = step.header().commandId();
     if (existing != null) {
       return Decision.step(
-          new ReleaseViewNameStep(
+          new ReleaseNameStep(
+              EntityKind.VIEW,
               step.header(),
               step.warehouse(),
               step.identifier(),
@@ -186,10 +188,11 @@ public final class ViewDecider {
     return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true, false);
   }
 
-  public static Decision moveOut(TableState existing, MoveViewOutStep step) {
+  public static Decision moveOut(TableState existing, MoveOutStep step) {
     if (existing == null) {
       return Decision.step(
-          new ReleaseViewNameStep(
+          new ReleaseNameStep(
+              EntityKind.VIEW,
               step.header(),
               step.warehouse(),
               step.destination(),
@@ -198,15 +201,20 @@ public final class ViewDecider {
     return new Decision(
         List.of(),
         List.of(
-            new MoveViewInStep(
-                step.header(), step.warehouse(), step.source(), step.destination(), existing)),
+            new MoveInStep(
+                EntityKind.VIEW,
+                step.header(),
+                step.warehouse(),
+                step.source(),
+                step.destination(),
+                existing)),
         null,
         null,
         true,
         false);
   }
 
-  public static Decision moveIn(TableState existing, MoveViewInStep step) {
+  public static Decision moveIn(TableState existing, MoveInStep step) {
     String id = step.header().commandId();
     if (existing != null) {
       return Decision.rejected(
@@ -228,7 +236,6 @@ public final class ViewDecider {
     return Decision.renamed(
         List.of(event),
         state,
-        new MoveTableGrantsStep(
-            step.header(), step.warehouse(), step.source(), step.destination()));
+        new MoveGrantsStep(step.header(), step.warehouse(), step.source(), step.destination()));
   }
 }

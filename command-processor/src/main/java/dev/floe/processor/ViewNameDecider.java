@@ -11,17 +11,16 @@ import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RenameViewCommand;
-import dev.floe.processor.step.CreateViewStep;
-import dev.floe.processor.step.DropViewStep;
-import dev.floe.processor.step.MoveViewOutStep;
-import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.processor.step.CreateViewStep;
+import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveOutStep;
+import dev.floe.processor.step.RegisterViewStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
@@ -132,7 +131,7 @@ final class ViewNameDecider {
               c.destination()));
     }
     return Decision.step(
-        new MoveViewOutStep(c.header(), c.warehouse(), c.source(), c.destination()));
+        new MoveOutStep(EntityKind.VIEW, c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
   /** As for a table: the file and the location inside the area, the file inside the location. */

@@ -11,7 +11,7 @@ import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.ResolvePreparedStep;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +38,7 @@ class TransactionCoordinatorTest {
 
     assertThat(outcome.decision().reply()).isNull();
     assertThat(outcome.decision().steps())
-        .extracting(TableStep::identifier, step -> step.getClass())
+        .extracting(Step::identifier, step -> step.getClass())
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(A, PrepareTableStep.class),
             org.assertj.core.groups.Tuple.tuple(B, PrepareTableStep.class));
@@ -89,7 +89,7 @@ class TransactionCoordinatorTest {
         .extracting(event -> ((TableCommittedEvent) event).identifier())
         .containsExactly(A, B);
     assertThat(decision.steps())
-        .extracting(TableStep::identifier, TableStep::getClass)
+        .extracting(Step::identifier, Step::getClass)
         .containsExactly(
             org.assertj.core.groups.Tuple.tuple(A, ResolvePreparedStep.class),
             org.assertj.core.groups.Tuple.tuple(B, ResolvePreparedStep.class),
@@ -122,7 +122,7 @@ class TransactionCoordinatorTest {
     assertThat(no.decision().reply().rejection().message())
         .isEqualTo("Table db.b: Requirement failed: x");
     assertThat(no.decision().events()).isEmpty();
-    assertThat(no.decision().steps()).extracting(TableStep::identifier).containsExactly(A, B);
+    assertThat(no.decision().steps()).extracting(Step::identifier).containsExactly(A, B);
     assertThat(no.decision().steps()).noneMatch(step -> ((ResolvePreparedStep) step).commit());
     assertThat(no.state()).isEqualTo(TransactionCoordinator.State.IDLE);
 

@@ -5,22 +5,7 @@ package dev.floe.events.event;
  * CloudEvents envelope ({@link EventEnvelope}); its {@link #type()} is the envelope's type.
  */
 public sealed interface CatalogEvent
-    permits NamespaceCreatedEvent,
-        NamespacePropertiesUpdatedEvent,
-        NamespaceDroppedEvent,
-        TableCreatedEvent,
-        TableCommittedEvent,
-        TableDroppedEvent,
-        TableRenamedEvent,
-        TableRegisteredEvent,
-        TableFilesPurgedEvent,
-        TablePurgeRefusedEvent,
-        ViewCreatedEvent,
-        ViewReplacedEvent,
-        ViewDroppedEvent,
-        ViewRenamedEvent,
-        ViewRegisteredEvent,
-        AccessChangedEvent {
+    permits NamespaceEvent, EntityEvent, PurgeEvent, AccessChangedEvent {
 
   String warehouse();
 

@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 
@@ -11,18 +10,8 @@ public record NamespaceCreatedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
+    implements NamespaceEvent {
   public NamespaceCreatedEvent {
     properties = properties == null ? Map.of() : Map.copyOf(properties);
-  }
-
-  @Override
-  public String subject() {
-    return namespace.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.warehouse(warehouse);
   }
 }

@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
@@ -17,19 +16,9 @@ public record NamespacePropertiesUpdatedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
+    implements NamespaceEvent {
   public NamespacePropertiesUpdatedEvent {
     updated = updated == null ? Map.of() : Map.copyOf(updated);
     removed = removed == null ? List.of() : List.copyOf(removed);
-  }
-
-  @Override
-  public String subject() {
-    return namespace.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.warehouse(warehouse);
   }
 }

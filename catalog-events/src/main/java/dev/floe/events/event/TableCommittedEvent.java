@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import java.util.List;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
@@ -18,19 +17,9 @@ public record TableCommittedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
+    implements EntityEvent {
   public TableCommittedEvent {
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);
-  }
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
   }
 }

@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -14,15 +13,4 @@ public record TableCreatedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
-  }
-}
+    implements EntityEvent {}

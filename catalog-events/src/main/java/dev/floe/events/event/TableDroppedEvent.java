@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 public record TableDroppedEvent(
@@ -12,15 +11,4 @@ public record TableDroppedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
-  }
-}
+    implements EntityEvent {}

@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 
 /**
  * The purger refused to delete a dropped table's location and deleted nothing: at deletion time the
@@ -14,15 +13,5 @@ public record TablePurgeRefusedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return location;
-  }
-
-  @Override
-  public String key() {
-    return Keys.warehouse(warehouse);
-  }
+    implements PurgeEvent {
 }

@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A table now answers under {@code to} only; its metadata is unchanged. Keyed by the new name. */
@@ -13,15 +12,11 @@ public record TableRenamedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
+    implements EntityEvent {
 
+  /** The new name. */
   @Override
-  public String subject() {
-    return to.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, to);
+  public TableIdentifier identifier() {
+    return to;
   }
 }

@@ -1,7 +1,6 @@
 package dev.floe.events.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A view came into being; {@code metadata} is its first view metadata document. */
@@ -14,15 +13,4 @@ public record ViewCreatedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
-  }
-}
+    implements EntityEvent {}

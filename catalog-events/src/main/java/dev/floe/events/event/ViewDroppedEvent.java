@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A view was dropped. */
@@ -12,15 +11,4 @@ public record ViewDroppedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
-  }
-}
+    implements EntityEvent {}

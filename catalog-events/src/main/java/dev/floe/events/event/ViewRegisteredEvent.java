@@ -1,7 +1,6 @@
 package dev.floe.events.event;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.floe.events.Keys;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /** An existing view metadata file became a view. */
@@ -14,15 +13,4 @@ public record ViewRegisteredEvent(
     String commandId,
     String principal,
     long sequence)
-    implements CatalogEvent {
-
-  @Override
-  public String subject() {
-    return identifier.toString();
-  }
-
-  @Override
-  public String key() {
-    return Keys.table(warehouse, identifier);
-  }
-}
+    implements EntityEvent {}

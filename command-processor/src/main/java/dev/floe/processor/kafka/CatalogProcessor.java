@@ -4,7 +4,6 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Rejection;
 import dev.floe.events.RejectionCode;
-import dev.floe.events.access.AccessChange;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.ChangeAccessCommand;
 import dev.floe.events.command.CommandHeader;
@@ -13,7 +12,6 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
-import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
@@ -21,32 +19,35 @@ import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.TableDecider;
-import dev.floe.processor.TransactionCoordinator;
 import dev.floe.processor.ViewDecider;
 import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.DropViewStep;
+import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.IdempotencyOutcomeStep;
-import dev.floe.processor.step.MoveTableGrantsStep;
-import dev.floe.processor.step.MoveTableInStep;
-import dev.floe.processor.step.MoveTableOutStep;
-import dev.floe.processor.step.MoveViewInStep;
-import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.KindedStep;
+import dev.floe.processor.step.MoveGrantsStep;
+import dev.floe.processor.step.MoveInStep;
+import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseTableNameStep;
-import dev.floe.processor.step.ReleaseViewNameStep;
+import dev.floe.processor.step.ReleaseNameStep;
 import dev.floe.processor.step.ResolvePreparedStep;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+import org.apache.iceberg.TableMetadata;
 import org.apache.kafka.streams.KeyValue;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -69,15 +70,17 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private TableStores stores;
   private TransactionParticipant participant;
   private StoreAccess access;
+  private CoordinatorStore coordinator;
   private IdempotencyLedger ledger;
-  private final java.time.Duration idempotencyLifetime;
+  private final Duration idempotencyLifetime;
   private final FaultPoints faults;
   private final GroupCommit groupCommit;
+  private final Routes routes = routes();
 
   CatalogProcessor(
       String stepsTopic,
       MetadataFiles files,
-      java.time.Duration idempotencyLifetime,
+      Duration idempotencyLifetime,
       FaultPoints faults,
       GroupCommit groupCommit) {
     this.groupCommit = groupCommit;
@@ -93,13 +96,11 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.directory = context.getStateStore(StoreNames.DIRECTORY);
     this.stores = new TableStores(context, files);
     this.participant = new TransactionParticipant(stores);
+    this.coordinator = new CoordinatorStore(directory);
     this.access = new StoreAccess(context.getStateStore(StoreNames.ACCESS));
     this.ledger =
         new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
-    context.schedule(
-        java.time.Duration.ofMinutes(1),
-        org.apache.kafka.streams.processor.PunctuationType.WALL_CLOCK_TIME,
-        ledger::purgeExpired);
+    context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, ledger::purgeExpired);
   }
 
   @Override
@@ -111,108 +112,139 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   private void process(Record<String, byte[]> record, boolean isStep) {
-    if (isStep) {
-      TableStep step;
-      try {
-        step = FloeJson.fromBytes(record.value(), TableStep.class);
-      } catch (RuntimeException e) {
-        LOG.error("Skipping an unreadable step at key {}", record.key(), e);
-        return;
-      }
-      faults.before(step);
-      if (step instanceof IdempotencyOutcomeStep outcome) {
-        for (KeyValue<String, CommandReply> waiter : ledger.complete(outcome)) {
-          context.forward(
-              record.withKey(waiter.key).withValue(FloeJson.toBytes(waiter.value)),
-              CatalogTopology.REPLIES_SINK);
-        }
-        return;
-      }
-      if (step instanceof TransactionVoteStep vote) {
-        handle(
-            record,
-            vote.header(),
-            () -> coordinate(vote.warehouse(), s -> TransactionCoordinator.vote(s, vote)),
-            failure -> Decision.rejected(vote.header().commandId(), failure),
-            decision -> IdempotencyLedger.reportOutcome(vote, decision));
-        return;
-      }
-      if (step instanceof ResolvePreparedStep resolve) {
-        for (PreparedTable.Waiting waiting : participant.resolve(record.key(), resolve)) {
-          process(record.withValue(waiting.value()), waiting.step());
-        }
-        return;
-      }
-      if (step instanceof PrepareTableStep prepare) {
-        handle(
-            record,
-            prepare.header(),
-            () -> participant.prepare(record.key(), prepare),
-            failure ->
-                Decision.step(
-                    new TransactionVoteStep(
-                        prepare.header(),
-                        prepare.warehouse(),
-                        prepare.identifier(),
-                        failure,
-                        null)),
-            decision -> decision);
-        return;
-      }
+    Class<?> type = isStep ? Step.class : CatalogCommand.class;
+    Object value;
+    try {
+      value = FloeJson.fromBytes(record.value(), type);
+    } catch (RuntimeException e) {
+      LOG.error(
+          "Skipping an unreadable {} at key {}", isStep ? "step" : "command", record.key(), e);
+      return;
+    }
+    faults.before(value);
+    routes.route(value).accept(record, value);
+  }
+
+  /**
+   * Every command and step, by type, and how it is handled: one entry a type. A command of a type
+   * with no entry changes the warehouse's directory ({@link DirectoryDecider}).
+   */
+  private Routes routes() {
+    return new Routes(command(this::onDirectory))
+        .add(IdempotencyOutcomeStep.class, this::completeOutcome)
+        .add(TransactionVoteStep.class, this::vote)
+        .add(ResolvePreparedStep.class, this::resolve)
+        .add(PrepareTableStep.class, this::prepare)
+        .add(MoveGrantsStep.class, step((key, move) -> access.decide(move.header(), move.change())))
+        .add(ReleaseNameStep.class, step(this::releaseName))
+        .add(CommitRelocatedStep.class, step(this::commitRelocated))
+        .add(
+            CreateTableStep.class,
+            step(onTable(TableDecider::create), releaseName(EntityKind.TABLE)))
+        .add(RegisterTableStep.class, step(onTable(TableDecider::register)))
+        .add(DropTableStep.class, step(onTable(TableDecider::drop)))
+        .add(CreateViewStep.class, step(onView(ViewDecider::create), releaseName(EntityKind.VIEW)))
+        .add(RegisterViewStep.class, step(onView(ViewDecider::register)))
+        .add(DropViewStep.class, step(onView(ViewDecider::drop)))
+        .add(MoveOutStep.class, step(byKind(TableDecider::moveOut, ViewDecider::moveOut)))
+        .add(MoveInStep.class, step(byKind(TableDecider::moveIn, ViewDecider::moveIn)))
+        .add(ChangeAccessCommand.class, command((key, c) -> access.decide(c.header(), c.change())))
+        .add(CommitViewCommand.class, command(onView(ViewDecider::commit)))
+        .add(CommitTransactionCommand.class, command((key, c) -> coordinator.begin(c)))
+        .add(CommitTableCommand.class, command(this::decideCommit, true));
+  }
+
+  private void completeOutcome(Record<String, byte[]> record, IdempotencyOutcomeStep outcome) {
+    for (KeyValue<String, CommandReply> waiter : ledger.complete(outcome)) {
+      context.forward(
+          record.withKey(waiter.key).withValue(FloeJson.toBytes(waiter.value)),
+          CatalogTopology.REPLIES_SINK);
+    }
+  }
+
+  private void vote(Record<String, byte[]> record, TransactionVoteStep vote) {
+    handle(
+        record,
+        vote.header(),
+        () -> coordinator.vote(vote),
+        failure -> Decision.rejected(vote.header().commandId(), failure),
+        decision -> IdempotencyLedger.reportOutcome(vote, decision));
+  }
+
+  private void resolve(Record<String, byte[]> record, ResolvePreparedStep resolve) {
+    for (PreparedTable.Waiting waiting : participant.resolve(record.key(), resolve)) {
+      process(record.withValue(waiting.value()), waiting.step());
+    }
+  }
+
+  private void prepare(Record<String, byte[]> record, PrepareTableStep prepare) {
+    handle(
+        record,
+        prepare.header(),
+        () -> participant.prepare(record.key(), prepare),
+        failure ->
+            Decision.step(
+                new TransactionVoteStep(
+                    prepare.header(), prepare.warehouse(), prepare.identifier(), failure, null)),
+        decision -> decision);
+  }
+
+  /** A step decided on its key once no transaction holds the key. */
+  private <T extends Step> Routes.Handler<T> step(Routes.Decide<T> decide) {
+    return step(decide, (step, failure) -> Decision.rejected(step.header().commandId(), failure));
+  }
+
+  /** As {@link #step(Routes.Decide)}, with what to send instead when the step cannot be decided. */
+  private <T extends Step> Routes.Handler<T> step(
+      Routes.Decide<T> decide, BiFunction<T, Rejection, Decision> onFailure) {
+    return (record, step) -> {
       if (participant.queueIfHeld(record.key(), true, record.value())) {
         return;
       }
       handle(
           record,
           step.header(),
-          () -> decideStep(record.key(), step),
-          failure -> onStepFailure(step, failure),
+          () -> decide.decide(record.key(), step),
+          failure -> onFailure.apply(step, failure),
           decision -> IdempotencyLedger.reportOutcome(step, decision));
-    } else {
-      CatalogCommand command;
-      try {
-        command = FloeJson.fromBytes(record.value(), CatalogCommand.class);
-      } catch (RuntimeException e) {
-        LOG.error("Skipping an unreadable command at key {}", record.key(), e);
-        return;
-      }
-      faults.before(command);
+    };
+  }
+
+  /** A command decided on its key, once: a retry is answered from the idempotency ledger. */
+  private <T extends CatalogCommand> Routes.Handler<T> command(Routes.Decide<T> decide) {
+    return command(decide, false);
+  }
+
+  /**
+   * As {@link #command(Routes.Decide)}; {@code mayBeHeld} for a command keyed by a table, which
+   * waits while a transaction holds the table.
+   */
+  private <T extends CatalogCommand> Routes.Handler<T> command(
+      Routes.Decide<T> decide, boolean mayBeHeld) {
+    return (record, command) -> {
       Optional<Decision> retry = ledger.before(command.header());
       if (retry.isPresent()) {
         emit(record, command.header(), retry.get());
         return;
       }
-      // Of the commands, only a table commit is keyed by a table that a transaction may hold.
-      if (command instanceof CommitTableCommand
-          && participant.queueIfHeld(record.key(), false, record.value())) {
+      if (mayBeHeld && participant.queueIfHeld(record.key(), false, record.value())) {
         return;
       }
       handle(
           record,
           command.header(),
-          () -> decideCommand(record.key(), command),
+          () -> decide.decide(record.key(), command),
           failure -> Decision.rejected(command.header().commandId(), failure),
           decision -> ledger.after(command.header(), decision));
-    }
+    };
   }
 
-  /** Runs the transaction coordinator of a warehouse against its state in the directory store. */
-  private Decision coordinate(
-      String warehouse,
-      Function<TransactionCoordinator.State, TransactionCoordinator.Outcome> decide) {
-    String key = DirectoryKeys.transactions(warehouse);
-    byte[] raw = directory.get(key);
-    TransactionCoordinator.State state =
-        raw == null
-            ? TransactionCoordinator.State.IDLE
-            : FloeJson.fromBytes(raw, TransactionCoordinator.State.class);
-    TransactionCoordinator.Outcome outcome = decide.apply(state);
-    if (outcome.state().active() == null && outcome.state().queued().isEmpty()) {
-      directory.delete(key);
-    } else {
-      directory.put(key, FloeJson.toBytes(outcome.state()));
-    }
-    return outcome.decision();
+  /** A failed create step hands the claimed name back before the client hears of the failure. */
+  private static <T extends Step> BiFunction<T, Rejection, Decision> releaseName(EntityKind kind) {
+    return (create, failure) ->
+        Decision.step(
+            new ReleaseNameStep(
+                kind, create.header(), create.warehouse(), create.identifier(), failure));
   }
 
   /**
@@ -224,7 +256,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       CommandHeader header,
       Supplier<Decision> decide,
       Function<Rejection, Decision> onFailure,
-      java.util.function.UnaryOperator<Decision> finish) {
+      UnaryOperator<Decision> finish) {
     Decision decision;
     try {
       decision = decide.get();
@@ -247,50 +279,18 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     emit(record, header, finish.apply(decision));
   }
 
-  /** A failed create step hands the claimed name back before the client hears of the failure. */
-  private static Decision onStepFailure(TableStep step, Rejection failure) {
-    if (step instanceof CreateTableStep create) {
-      return Decision.step(
-          new ReleaseTableNameStep(
-              create.header(), create.warehouse(), create.identifier(), failure));
-    }
-    if (step instanceof CreateViewStep create) {
-      return Decision.step(
-          new ReleaseViewNameStep(
-              create.header(), create.warehouse(), create.identifier(), failure));
-    }
-    return Decision.rejected(step.header().commandId(), failure);
+  private Decision decideCommit(String key, CommitTableCommand commit) {
+    TableState state = stores.table(key);
+    // A file written ahead on the base the table still points at is taken as it is: the stream
+    // thread neither builds nor writes it, so a slow write holds up no other command.
+    Decision decision =
+        TableDecider.writtenAhead(state, commit, files)
+            .orElseGet(() -> TableDecider.commit(state, parsed(key, state), commit));
+    stores.writeTable(key, decision);
+    return decision;
   }
 
-  private Decision decideCommand(String key, CatalogCommand command) {
-    if (command instanceof ChangeAccessCommand change) {
-      return access.decide(change.header(), change.change());
-    }
-    if (command instanceof CommitViewCommand commit) {
-      Decision decision = ViewDecider.commit(stores.view(key), commit);
-      stores.writeView(key, decision);
-      return decision;
-    }
-    if (command instanceof CommitTransactionCommand transaction) {
-      return coordinate(
-          transaction.warehouse(),
-          state ->
-              TransactionCoordinator.begin(
-                  new StoreDirectory(directory, transaction.warehouse()), state, transaction));
-    }
-    if (command instanceof CommitTableCommand commit) {
-      TableState state = stores.table(key);
-      // A file written ahead on the base the table still points at is taken as it is: the stream
-      // thread neither builds nor writes it, so a slow write holds up no other command.
-      Decision decision =
-          TableDecider.writtenAhead(state, commit, files)
-              .orElseGet(
-                  () ->
-                      TableDecider.commit(
-                          state, state == null ? null : stores.parsed(key, state), commit));
-      stores.writeTable(key, decision);
-      return decision;
-    }
+  private Decision onDirectory(String key, CatalogCommand command) {
     StoreDirectory dir = new StoreDirectory(directory, command.warehouse());
     Decision decision = DirectoryDecider.decide(dir, files.locations(), command);
     decision.events().forEach(dir::apply);
@@ -298,84 +298,52 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     return decision;
   }
 
-  private Decision decideStep(String key, TableStep step) {
-    if (step instanceof MoveTableGrantsStep move) {
-      return access.decide(
-          move.header(),
-          new AccessChange.MoveTableGrants(
-              move.warehouse(),
-              List.of(move.source().namespace().levels()),
-              move.source().name(),
-              List.of(move.destination().namespace().levels()),
-              move.destination().name()));
-    }
-    if (step instanceof ReleaseTableNameStep release) {
-      new StoreDirectory(directory, release.warehouse()).apply(release);
-      return Decision.rejected(release.header().commandId(), release.rejection());
-    }
-    if (step instanceof ReleaseViewNameStep release) {
-      new StoreDirectory(directory, release.warehouse()).apply(release);
-      return Decision.rejected(release.header().commandId(), release.rejection());
-    }
-    if (step instanceof CommitRelocatedStep relocated) {
-      return decideRelocated(key, relocated);
-    }
-    Decision viewDecision = decideViewStep(key, step);
-    if (viewDecision != null) {
-      return viewDecision;
-    }
-    TableState state = stores.table(key);
-    Decision decision;
-    if (step instanceof CreateTableStep s) {
-      decision = TableDecider.create(state, s);
-    } else if (step instanceof RegisterTableStep s) {
-      decision = TableDecider.register(state, s);
-    } else if (step instanceof MoveTableOutStep s) {
-      decision = TableDecider.moveOut(state, s);
-    } else if (step instanceof MoveTableInStep s) {
-      decision = TableDecider.moveIn(state, s);
-    } else {
-      decision = TableDecider.drop(state, (DropTableStep) step);
-    }
-    stores.writeTable(key, decision);
-    return decision;
+  private Decision releaseName(String key, ReleaseNameStep release) {
+    new StoreDirectory(directory, release.warehouse()).apply(release);
+    return Decision.rejected(release.header().commandId(), release.rejection());
   }
 
   /** A commit whose new locations the directory has just checked and claimed for the entity. */
-  private Decision decideRelocated(String key, CommitRelocatedStep step) {
+  private Decision commitRelocated(String key, CommitRelocatedStep step) {
     if (step.change() instanceof CommitViewCommand commit) {
-      Decision decision = ViewDecider.commit(stores.view(key), commit, step.held());
-      stores.writeView(key, decision);
-      return decision;
+      Routes.Decide<CommitViewCommand> decide =
+          onView((state, c) -> ViewDecider.commit(state, c, step.held()));
+      return decide.decide(key, commit);
     }
-    CommitTableCommand commit = (CommitTableCommand) step.change();
-    TableState state = stores.table(key);
-    Decision decision =
-        TableDecider.commit(
-            state, state == null ? null : stores.parsed(key, state), commit, step.held());
-    stores.writeTable(key, decision);
-    return decision;
+    Routes.Decide<CommitTableCommand> decide =
+        onTable((state, c) -> TableDecider.commit(state, parsed(key, state), c, step.held()));
+    return decide.decide(key, (CommitTableCommand) step.change());
   }
 
-  /** The view steps, on the views store; null when the step is not about a view. */
-  private Decision decideViewStep(String key, TableStep step) {
-    TableState state = stores.view(key);
-    Decision decision;
-    if (step instanceof CreateViewStep s) {
-      decision = ViewDecider.create(state, s);
-    } else if (step instanceof RegisterViewStep s) {
-      decision = ViewDecider.register(state, s);
-    } else if (step instanceof DropViewStep s) {
-      decision = ViewDecider.drop(state, s);
-    } else if (step instanceof MoveViewOutStep s) {
-      decision = ViewDecider.moveOut(state, s);
-    } else if (step instanceof MoveViewInStep s) {
-      decision = ViewDecider.moveIn(state, s);
-    } else {
-      return null;
-    }
-    stores.writeView(key, decision);
-    return decision;
+  /** The table's current metadata, or null when the table does not exist. */
+  private TableMetadata parsed(String key, TableState state) {
+    return state == null ? null : stores.parsed(key, state);
+  }
+
+  /** Decides on the table's state in the tables store, and writes what it decided. */
+  private <T> Routes.Decide<T> onTable(BiFunction<TableState, T, Decision> decide) {
+    return (key, value) -> {
+      Decision decision = decide.apply(stores.table(key), value);
+      stores.writeTable(key, decision);
+      return decision;
+    };
+  }
+
+  /** Decides on the view's state in the views store, and writes what it decided. */
+  private <T> Routes.Decide<T> onView(BiFunction<TableState, T, Decision> decide) {
+    return (key, value) -> {
+      Decision decision = decide.apply(stores.view(key), value);
+      stores.writeView(key, decision);
+      return decision;
+    };
+  }
+
+  /** A step that is the same for tables and views, decided on the store of its kind. */
+  private <T extends KindedStep> Routes.Decide<T> byKind(
+      BiFunction<TableState, T, Decision> table, BiFunction<TableState, T, Decision> view) {
+    Routes.Decide<T> onTable = onTable(table);
+    Routes.Decide<T> onView = onView(view);
+    return (key, step) -> (step.kind() == EntityKind.TABLE ? onTable : onView).decide(key, step);
   }
 
   private void emit(Record<String, byte[]> record, CommandHeader header, Decision decision) {
@@ -385,18 +353,14 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       byte[] envelope = EventEnvelope.wrap(event, i, header.timestampMillis()).toBytes();
       context.forward(record.withKey(event.key()).withValue(envelope), CatalogTopology.EVENTS_SINK);
     }
-    for (TableStep step : decision.steps()) {
+    for (Step step : decision.steps()) {
       context.forward(
           record.withKey(step.key()).withValue(FloeJson.toBytes(step)), CatalogTopology.STEPS_SINK);
     }
     if (decision.reply() != null) {
-      reply(record, header, decision.reply());
+      context.forward(
+          record.withKey(header.replyTo()).withValue(FloeJson.toBytes(decision.reply())),
+          CatalogTopology.REPLIES_SINK);
     }
-  }
-
-  private void reply(Record<String, byte[]> record, CommandHeader header, CommandReply reply) {
-    context.forward(
-        record.withKey(header.replyTo()).withValue(FloeJson.toBytes(reply)),
-        CatalogTopology.REPLIES_SINK);
   }
 }

@@ -8,7 +8,7 @@ import dev.floe.events.command.CommandHeader;
 import dev.floe.events.state.IdempotencyRecord;
 import dev.floe.processor.Decision;
 import dev.floe.processor.step.IdempotencyOutcomeStep;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -95,13 +95,13 @@ final class IdempotencyLedger {
    * A step that answers a keyed multi-step command also reports the answer to the record's
    * partition.
    */
-  static Decision reportOutcome(TableStep step, Decision decision) {
+  static Decision reportOutcome(Step step, Decision decision) {
     if (step.header().idempotencyKey() == null
         || decision.reply() == null
         || step instanceof IdempotencyOutcomeStep) {
       return decision;
     }
-    List<TableStep> steps = new ArrayList<>(decision.steps());
+    List<Step> steps = new ArrayList<>(decision.steps());
     steps.add(
         new IdempotencyOutcomeStep(
             step.header(), step.warehouse(), Keys.warehouse(step.warehouse()), decision.reply()));

@@ -20,15 +20,13 @@ import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.DropViewStep;
-import dev.floe.processor.step.MoveTableOutStep;
-import dev.floe.processor.step.MoveViewOutStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseTableNameStep;
-import dev.floe.processor.step.ReleaseViewNameStep;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.Step;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
@@ -109,6 +107,10 @@ final class StoreDirectory implements Directory {
     return DirectoryKeys.view(warehouse, identifier);
   }
 
+  private String holder(EntityKind kind, TableIdentifier identifier) {
+    return kind == EntityKind.TABLE ? tableHolder(identifier) : viewHolder(identifier);
+  }
+
   @Override
   public Claims claims() {
     return DirectoryClaims.all(store, warehouse);
@@ -149,26 +151,28 @@ final class StoreDirectory implements Directory {
    * Claims, moves or releases a table or view name and its locations, in the same transaction that
    * sends the step on.
    */
-  void apply(TableStep step) {
+  void apply(Step step) {
     if (step instanceof CommitRelocatedStep s) {
       holdMore(s);
-    } else if (step instanceof MoveTableOutStep s) {
-      move(tableHolder(s.identifier()), tableHolder(s.destination()), s.header().commandId());
-    } else if (step instanceof MoveViewOutStep s) {
-      move(viewHolder(s.source()), viewHolder(s.destination()), s.header().commandId());
+    } else if (step instanceof MoveOutStep s) {
+      move(holder(s.kind(), s.source()), holder(s.kind(), s.destination()), s.header().commandId());
     } else if (step instanceof CreateTableStep s) {
       claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
     } else if (step instanceof RegisterTableStep s) {
       release(tableHolder(s.identifier()), false);
       claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
     } else if (step instanceof CreateViewStep s) {
-      claim(viewHolder(s.identifier()), s.header().commandId(), s.metadata().path("location").asText(null));
+      claim(
+          viewHolder(s.identifier()),
+          s.header().commandId(),
+          s.metadata().path("location").asText(null));
     } else if (step instanceof RegisterViewStep s) {
-      claim(viewHolder(s.identifier()), s.header().commandId(), s.metadata().path("location").asText(null));
-    } else if (step instanceof ReleaseTableNameStep s) {
-      releaseOwnClaim(tableHolder(s.identifier()), s.header().commandId());
-    } else if (step instanceof ReleaseViewNameStep s) {
-      releaseOwnClaim(viewHolder(s.identifier()), s.header().commandId());
+      claim(
+          viewHolder(s.identifier()),
+          s.header().commandId(),
+          s.metadata().path("location").asText(null));
+    } else if (step instanceof ReleaseNameStep s) {
+      releaseOwnClaim(holder(s.kind(), s.identifier()), s.header().commandId());
     } else if (step instanceof DropTableStep s) {
       release(tableHolder(s.identifier()), s.purgeRequested());
     } else if (step instanceof DropViewStep s) {

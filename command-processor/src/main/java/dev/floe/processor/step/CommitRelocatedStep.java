@@ -23,7 +23,7 @@ public record CommitRelocatedStep(
     TableIdentifier identifier,
     CatalogCommand change,
     List<String> held)
-    implements TableStep {
+    implements Step {
   public CommitRelocatedStep {
     Objects.requireNonNull(change, "change");
     held = List.copyOf(held);

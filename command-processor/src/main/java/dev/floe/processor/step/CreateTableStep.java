@@ -12,7 +12,7 @@ public record CreateTableStep(
     TableIdentifier identifier,
     TableMetadata metadata,
     String metadataLocation)
-    implements TableStep {
+    implements Step {
   public CreateTableStep {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");

@@ -12,7 +12,7 @@ public record CreateViewStep(
     TableIdentifier identifier,
     JsonNode metadata,
     String metadataLocation)
-    implements TableStep {
+    implements Step {
   public CreateViewStep {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");

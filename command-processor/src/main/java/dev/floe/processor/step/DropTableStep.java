@@ -6,4 +6,4 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /** Remove a table whose name the directory has already released. */
 public record DropTableStep(
     CommandHeader header, String warehouse, TableIdentifier identifier, boolean purgeRequested)
-    implements TableStep {}
+    implements Step {}

@@ -5,4 +5,4 @@ import org.apache.iceberg.catalog.TableIdentifier;
 
 /** Remove a view whose name the directory has already released. */
 public record DropViewStep(CommandHeader header, String warehouse, TableIdentifier identifier)
-    implements TableStep {}
+    implements Step {}

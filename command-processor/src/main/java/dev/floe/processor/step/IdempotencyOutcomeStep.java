@@ -11,8 +11,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  * answers the retries that waited.
  */
 public record IdempotencyOutcomeStep(
-    CommandHeader header, String warehouse, String originKey, CommandReply reply)
-    implements TableStep {
+    CommandHeader header, String warehouse, String originKey, CommandReply reply) implements Step {
   public IdempotencyOutcomeStep {
     Objects.requireNonNull(originKey, "originKey");
     Objects.requireNonNull(reply, "reply");

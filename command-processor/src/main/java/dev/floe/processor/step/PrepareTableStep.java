@@ -17,7 +17,7 @@ public record PrepareTableStep(
     TableIdentifier identifier,
     List<UpdateRequirement> requirements,
     List<MetadataUpdate> updates)
-    implements TableStep {
+    implements Step {
   public PrepareTableStep {
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);

@@ -13,7 +13,7 @@ public record RegisterTableStep(
     TableMetadata metadata,
     String metadataLocation,
     boolean overwrite)
-    implements TableStep {
+    implements Step {
   public RegisterTableStep {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");

@@ -12,7 +12,7 @@ public record RegisterViewStep(
     TableIdentifier identifier,
     JsonNode metadata,
     String metadataLocation)
-    implements TableStep {
+    implements Step {
   public RegisterViewStep {
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");

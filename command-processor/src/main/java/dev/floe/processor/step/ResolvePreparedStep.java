@@ -9,4 +9,4 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 public record ResolvePreparedStep(
     CommandHeader header, String warehouse, TableIdentifier identifier, boolean commit)
-    implements TableStep {}
+    implements Step {}

@@ -19,7 +19,7 @@ public record TransactionVoteStep(
     TableIdentifier identifier,
     Rejection rejection,
     TableCommittedEvent event)
-    implements TableStep {
+    implements Step {
 
   public boolean yes() {
     return rejection == null;

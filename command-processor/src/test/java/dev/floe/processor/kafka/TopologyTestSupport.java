@@ -18,7 +18,7 @@ import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.MetadataFiles;
-import dev.floe.processor.step.TableStep;
+import dev.floe.processor.step.Step;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -223,7 +223,7 @@ abstract class TopologyTestSupport {
       commands.pipeInput(command.key(), FloeJson.toBytes(command));
     }
 
-    void sendStep(TableStep step) {
+    void sendStep(Step step) {
       stepsIn.pipeInput(step.key(), FloeJson.toBytes(step));
     }
 

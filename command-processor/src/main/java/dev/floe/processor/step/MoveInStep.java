@@ -1,19 +1,24 @@
 package dev.floe.processor.step;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.state.TableState;
 import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 
-/** The rename's last step, on the destination key: install the moved state, emit, reply. */
-public record MoveTableInStep(
+/** A rename's third step, on the destination key: install the moved state, emit, move grants. */
+public record MoveInStep(
+    @JsonProperty(value = "type", access = JsonProperty.Access.WRITE_ONLY)
+        @JsonDeserialize(using = StepTypes.KindDeserializer.class)
+        EntityKind kind,
     CommandHeader header,
     String warehouse,
     TableIdentifier source,
     TableIdentifier destination,
     TableState state)
-    implements TableStep {
-  public MoveTableInStep {
+    implements KindedStep {
+  public MoveInStep {
     Objects.requireNonNull(state, "state");
   }
 

@@ -1,0 +1,49 @@
+package dev.floe.processor.kafka;
+
+import dev.floe.events.command.CatalogCommand;
+import dev.floe.processor.Decision;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.kafka.streams.processor.api.Record;
+
+/**
+ * The one table of how the processor handles each type of command and step. A command of a type
+ * with no entry of its own goes to the handler of the other commands (the directory's).
+ */
+final class Routes {
+  /** How a command or step of one type is handled: decided, queued, or answered at once. */
+  @FunctionalInterface
+  interface Handler<T> {
+    void accept(Record<String, byte[]> record, T value);
+  }
+
+  /** What a command or step decides on its key. */
+  @FunctionalInterface
+  interface Decide<T> {
+    Decision decide(String key, T value);
+  }
+
+  private final Map<Class<?>, Handler<?>> handlers = new HashMap<>();
+  private final Handler<CatalogCommand> otherCommand;
+
+  Routes(Handler<CatalogCommand> otherCommand) {
+    this.otherCommand = otherCommand;
+  }
+
+  <T> Routes add(Class<T> type, Handler<T> handler) {
+    handlers.put(type, handler);
+    return this;
+  }
+
+  @SuppressWarnings("unchecked")
+  Handler<Object> route(Object value) {
+    Handler<?> handler = handlers.get(value.getClass());
+    if (handler == null && value instanceof CatalogCommand) {
+      handler = otherCommand;
+    }
+    if (handler == null) {
+      throw new IllegalArgumentException("No handler for " + value.getClass().getSimpleName());
+    }
+    return (Handler<Object>) handler;
+  }
+}
