@@ -52,9 +52,7 @@ final class BoundedBody {
         e ->
             promise.tryFail(
                 new ApiException(
-                    400,
-                    "BadRequestException",
-                    "Cannot read the request body: " + e.getMessage())));
+                    ErrorType.BAD_REQUEST, "Cannot read the request body: " + e.getMessage())));
     return promise.future();
   }
 

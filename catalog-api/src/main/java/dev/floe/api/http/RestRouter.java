@@ -175,12 +175,10 @@ public final class RestRouter {
         Map.of(),
         pathMatched
             ? new ApiException(
-                405,
-                "MethodNotAllowedException",
+                ErrorType.METHOD_NOT_ALLOWED,
                 "Method " + request.method() + " is not allowed on " + request.path())
             : new ApiException(
-                404,
-                "NoSuchEndpointException",
+                ErrorType.NO_SUCH_ENDPOINT,
                 "No such endpoint: " + request.method() + " " + request.path()));
   }
 
@@ -199,7 +197,7 @@ public final class RestRouter {
     response.putHeader("X-Request-Id", context.requestId()).putHeader("Connection", "close");
     ApiException error =
         new ApiException(
-            413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes");
+            ErrorType.REQUEST_TOO_LARGE, "Request body exceeds " + MAX_BODY_BYTES + " bytes");
     Future<Void> answered = HttpErrors.respond(response, error);
     if (route != null) {
       recordOutcome(context, route, error.status(), error);
@@ -241,12 +239,7 @@ public final class RestRouter {
             // Never leave a request unanswered, whatever broke while answering it.
             LOG.error("Failed while answering request {}", context.requestId(), e);
             if (!response.ended() && !response.headWritten()) {
-              fail(
-                  response,
-                  new ApiException(
-                      500,
-                      "InternalServerError",
-                      "Internal error: " + e.getClass().getSimpleName()));
+              fail(response, ApiException.internalError(e));
             } else if (!response.ended()) {
               response.reset();
             }
