@@ -10,8 +10,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
+import org.apache.iceberg.rest.Endpoint;
 
 /**
  * Matches requests to handlers on the raw path, decoding each segment on its own, so a table name
@@ -38,8 +40,14 @@ public final class RestRouter {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  private record Route(
-      HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
+  /** A route; {@code endpoint} is the Iceberg REST endpoint it serves, or null for Floe's own. */
+  record Route(
+      HttpMethod method,
+      String path,
+      String[] pattern,
+      Handler handler,
+      boolean audited,
+      Endpoint endpoint) {
     /** Probes and the internal routes are answered without a token. */
     boolean open() {
       return !audited;
@@ -67,7 +75,16 @@ public final class RestRouter {
   }
 
   public RestRouter add(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, true);
+    return add(method, path, handler, true, null);
+  }
+
+  /**
+   * The route of an Iceberg REST endpoint, at the endpoint's method and path: {@code GET
+   * /v1/config} advertises exactly the endpoints added this way ({@link #endpoints()}).
+   */
+  public RestRouter add(Endpoint endpoint, Handler handler) {
+    HttpMethod method = HttpMethod.valueOf(endpoint.httpMethod());
+    return add(method, PathPatterns.template(endpoint), handler, true, endpoint);
   }
 
   /**
@@ -75,12 +92,23 @@ public final class RestRouter {
    * catalog).
    */
   public RestRouter addUnaudited(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, false);
+    return add(method, path, handler, false, null);
   }
 
-  private RestRouter add(HttpMethod method, String path, Handler handler, boolean audited) {
-    routes.add(new Route(method, path, path.substring(1).split("/"), handler, audited));
+  private RestRouter add(
+      HttpMethod method, String path, Handler handler, boolean audited, Endpoint endpoint) {
+    String[] pattern = path.substring(1).split("/");
+    routes.add(new Route(method, path, pattern, handler, audited, endpoint));
     return this;
+  }
+
+  /** The Iceberg REST endpoints this router serves, in the order their routes were added. */
+  public List<Endpoint> endpoints() {
+    return routes.stream().map(Route::endpoint).filter(Objects::nonNull).toList();
+  }
+
+  List<Route> routes() {
+    return List.copyOf(routes);
   }
 
   /**
@@ -101,7 +129,7 @@ public final class RestRouter {
 
   public void handle(HttpServerRequest request) {
     long started = System.nanoTime();
-    Match match = match(request);
+    Match match = match(request.method(), request.path());
     Route route = match.route();
     HttpServerResponse response = request.response();
     String method = route == null ? methodLabel(request.method()) : route.method().name();
@@ -148,24 +176,29 @@ public final class RestRouter {
             });
   }
 
-  private Match match(HttpServerRequest request) {
-    String[] segments = PathPatterns.segments(request.path());
-    Match match = match(request, segments);
+  /** The route that serves this method and raw path, or null. */
+  Route route(HttpMethod method, String path) {
+    return match(method, path).route();
+  }
+
+  private Match match(HttpMethod method, String path) {
+    String[] segments = PathPatterns.segments(path);
+    Match match = match(method, path, segments);
     if (match.route() == null && defaultPrefix != null && PathPatterns.isPrefixless(segments)) {
-      Match withDefault = match(request, PathPatterns.withPrefix(segments, defaultPrefix));
+      Match withDefault = match(method, path, PathPatterns.withPrefix(segments, defaultPrefix));
       return withDefault.route() != null ? withDefault : match;
     }
     return match;
   }
 
-  private Match match(HttpServerRequest request, String[] segments) {
+  private Match match(HttpMethod method, String path, String[] segments) {
     Map<String, String> params = new HashMap<>();
     boolean pathMatched = false;
     for (Route route : routes) {
       params.clear();
       if (PathPatterns.matches(route.pattern(), segments, params)) {
         pathMatched = true;
-        if (route.method().equals(request.method())) {
+        if (route.method().equals(method)) {
           return new Match(route, Map.copyOf(params), null);
         }
       }
@@ -175,11 +208,9 @@ public final class RestRouter {
         Map.of(),
         pathMatched
             ? new ApiException(
-                ErrorType.METHOD_NOT_ALLOWED,
-                "Method " + request.method() + " is not allowed on " + request.path())
+                ErrorType.METHOD_NOT_ALLOWED, "Method " + method + " is not allowed on " + path)
             : new ApiException(
-                ErrorType.NO_SUCH_ENDPOINT,
-                "No such endpoint: " + request.method() + " " + request.path()));
+                ErrorType.NO_SUCH_ENDPOINT, "No such endpoint: " + method + " " + path));
   }
 
   /**
