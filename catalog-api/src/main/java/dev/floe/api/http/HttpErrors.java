@@ -54,8 +54,7 @@ public final class HttpErrors {
 
   /** Maps anything a handler threw. Unknown outcomes of writes are 5xx, never 4xx. */
   public static ApiException from(Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    Throwable cause = unwrap(error);
     if (cause instanceof ApiException api) {
       return api;
     }
@@ -87,6 +86,13 @@ public final class HttpErrors {
     }
     LOG.error("Unexpected failure while handling a request", cause);
     return ApiException.internalError(cause);
+  }
+
+  /** What failed, without the {@link CompletionException} an asynchronous step wraps it in. */
+  static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   /**

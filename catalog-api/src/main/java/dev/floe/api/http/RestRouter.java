@@ -1,6 +1,11 @@
 package dev.floe.api.http;
 
+import dev.floe.api.auth.Authenticator;
 import dev.floe.events.RestRequestLimits;
+import dev.floe.infra.config.AuthConfig;
+import dev.floe.projections.NotLocalException;
+import dev.floe.projections.access.AccessSnapshot;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -11,9 +16,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.UUID;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.iceberg.rest.Endpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Matches requests to handlers on the raw path, decoding each segment on its own, so a table name
@@ -21,16 +28,13 @@ import org.apache.iceberg.rest.Endpoint;
  * template and status, and every command's outcome counted ({@link CatalogMetrics}).
  */
 public final class RestRouter {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RestRouter.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RestRouter.class);
 
   /** Request bodies larger than this are refused with 413, declared or chunked. */
   public static final long MAX_BODY_BYTES = RestRequestLimits.MAX_DOCUMENT_BYTES;
 
   /** The route label of a request that matched no route (the raw path would be unbounded). */
   static final String UNMATCHED = "unmatched";
-
-  private static final Set<String> METHOD_LABELS =
-      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
   /**
    * A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an
@@ -132,13 +136,14 @@ public final class RestRouter {
     Match match = match(request.method(), request.path());
     Route route = match.route();
     HttpServerResponse response = request.response();
-    String method = route == null ? methodLabel(request.method()) : route.method().name();
+    String method =
+        route == null ? CatalogMetrics.methodLabel(request.method()) : route.method().name();
     String template = route == null ? UNMATCHED : route.path();
     response.endHandler(
         v ->
             metrics.recordRequest(
                 method, template, response.getStatusCode(), System.nanoTime() - started));
-    long declared = parseLong(request.getHeader("Content-Length"));
+    long declared = BoundedBody.declaredLength(request);
     if (declared > MAX_BODY_BYTES) {
       refuseTooLarge(request, route, match.params(), 0, declared);
       return;
@@ -248,7 +253,7 @@ public final class RestRouter {
     if (!route.open()) {
       try {
         context.caller(authenticator.authenticate(request.getHeader("Authorization")));
-      } catch (dev.floe.api.auth.Authenticator.NotAuthenticatedException e) {
+      } catch (Authenticator.NotAuthenticatedException e) {
         response.putHeader("WWW-Authenticate", "Bearer");
         failAudited(context, route, ApiException.notAuthenticated(e.getMessage()));
         return;
@@ -283,7 +288,7 @@ public final class RestRouter {
       HttpServerResponse response,
       RequestContext context,
       Route route,
-      io.vertx.core.AsyncResult<HttpResult> done) {
+      AsyncResult<HttpResult> done) {
     if (done.failed()) {
       failAudited(context, route, HttpErrors.from(done.cause()));
       return;
@@ -317,12 +322,9 @@ public final class RestRouter {
       Throwable error,
       Route route,
       RequestContext context) {
-    Throwable cause =
-        error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-            ? error.getCause()
-            : error;
+    Throwable cause = HttpErrors.unwrap(error);
     if (cause instanceof OwnerWritesAhead owner) {
-      java.util.function.Supplier<Future<HttpResult>> here =
+      Supplier<Future<HttpResult>> here =
           () -> {
             context.answerHere(true);
             try {
@@ -333,7 +335,7 @@ public final class RestRouter {
           };
       return forwarder == null ? here.get() : forwarder.forward(request, body, owner, here);
     }
-    if (cause instanceof dev.floe.projections.NotLocalException owner && forwarder != null) {
+    if (cause instanceof NotLocalException owner && forwarder != null) {
       return forwarder.forward(request, body, owner);
     }
     return Future.failedFuture(error);
@@ -341,18 +343,16 @@ public final class RestRouter {
 
   private Forwarder forwarder;
 
-  private dev.floe.api.auth.Authenticator authenticator =
-      new dev.floe.api.auth.Authenticator(
-          dev.floe.infra.config.AuthConfig.NONE,
-          () -> dev.floe.projections.access.AccessSnapshot.EMPTY);
+  private Authenticator authenticator =
+      new Authenticator(AuthConfig.NONE, () -> AccessSnapshot.EMPTY);
 
   /** How requests are authenticated (default: not at all, every caller is {@code anonymous}). */
-  public RestRouter authenticator(dev.floe.api.auth.Authenticator authenticator) {
+  public RestRouter authenticator(Authenticator authenticator) {
     this.authenticator = authenticator;
     return this;
   }
 
-  private InternalAuth internalAuth = new InternalAuth(java.util.Optional::empty);
+  private InternalAuth internalAuth = new InternalAuth(Optional::empty);
 
   /** How internal routes recognise Floe's instances (default: nothing is recognised). */
   public RestRouter internalAuth(InternalAuth internalAuth) {
@@ -378,63 +378,17 @@ public final class RestRouter {
   }
 
   private void recordOutcome(RequestContext context, Route route, int status, ApiException error) {
-    recordCommand(context, route, error);
+    if (context.commandId() != null) {
+      metrics.recordCommand(route.template(), context.commandId(), error);
+    }
     if (route.audited()) {
       audit.record(context, route.template(), status, error);
-    }
-  }
-
-  /** A request that produced a command: its outcome, and how long the decision took. */
-  private void recordCommand(RequestContext context, Route route, ApiException error) {
-    String commandId = context.commandId();
-    if (commandId == null) {
-      return;
-    }
-    CatalogMetrics.CommandOutcome outcome;
-    String code = "";
-    if (error == null) {
-      outcome = CatalogMetrics.CommandOutcome.ACCEPTED;
-    } else if (error instanceof CommandRejectedException rejected) {
-      outcome = CatalogMetrics.CommandOutcome.REJECTED;
-      code = rejected.code().name();
-    } else if (error.status() >= 500) {
-      outcome = CatalogMetrics.CommandOutcome.UNKNOWN;
-    } else {
-      // Refused before it reached the log (too large): certainly not applied.
-      outcome = CatalogMetrics.CommandOutcome.FAILED;
-      code = error.type();
-    }
-    metrics.recordCommand(route.template(), outcome, code, secondsSince(commandId));
-  }
-
-  /** Command ids are UUIDv7: their first 48 bits are the creation time in Unix milliseconds. */
-  private static double secondsSince(String commandId) {
-    try {
-      long created = UUID.fromString(commandId).getMostSignificantBits() >>> 16;
-      return Math.max(0, System.currentTimeMillis() - created) / 1000.0;
-    } catch (IllegalArgumentException e) {
-      return 0;
     }
   }
 
   private static void fail(HttpServerResponse response, ApiException error) {
     if (!response.ended() && !response.closed()) {
       HttpErrors.respond(response, error);
-    }
-  }
-
-  private static String methodLabel(HttpMethod method) {
-    return METHOD_LABELS.contains(method.name()) ? method.name() : "OTHER";
-  }
-
-  private static long parseLong(String value) {
-    if (value == null) {
-      return -1;
-    }
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      return -1;
     }
   }
 }
