@@ -1,5 +1,7 @@
 package dev.floe.api.http;
 
+import org.apache.iceberg.rest.responses.ErrorResponse;
+
 /**
  * The error types Floe answers with, each with its HTTP status: the only place a type is paired
  * with a status. The names are the exception types Iceberg's clients switch on. On a commit route a
@@ -43,8 +45,18 @@ public enum ErrorType {
     this.typeName = typeName;
   }
 
+  /** The HTTP status of every answer of this type. */
   public int status() {
     return status;
+  }
+
+  /** The ErrorModel of an answer of this type. */
+  ErrorResponse response(String message) {
+    return ErrorResponse.builder()
+        .responseCode(status)
+        .withType(typeName)
+        .withMessage(message)
+        .build();
   }
 
   /** The ErrorModel's {@code type}. */

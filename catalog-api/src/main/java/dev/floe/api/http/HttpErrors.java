@@ -123,12 +123,7 @@ public final class HttpErrors {
 
   /** Answers the ErrorModel; the future completes once the response is written. */
   public static Future<Void> respond(HttpServerResponse response, ApiException error) {
-    ErrorResponse body =
-        ErrorResponse.builder()
-            .responseCode(error.status())
-            .withType(error.type())
-            .withMessage(error.getMessage())
-            .build();
+    ErrorResponse body = error.errorType().response(error.getMessage());
     return response
         .setStatusCode(error.status())
         .putHeader("Content-Type", "application/json")
