@@ -115,9 +115,7 @@ final class AccessSetup {
   }
 
   private static ApiException unavailable(String where) {
-    return new ApiException(
-        503,
-        "ServiceUnavailableException",
+    return ApiException.serviceUnavailable(
         "The access change is applied but "
             + where
             + " has not caught up yet; it will within moments");

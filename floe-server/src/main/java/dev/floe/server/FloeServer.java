@@ -203,8 +203,7 @@ public final class FloeServer implements AutoCloseable {
     request.response().putHeader("Retry-After", "1");
     HttpErrors.respond(
         request.response(),
-        new ApiException(
-            503, "ServiceUnavailableException", "Floe is starting: its stores are being restored"));
+        ApiException.serviceUnavailable("Floe is starting: its stores are being restored"));
   }
 
   private dev.floe.events.CommandReply submitNow(dev.floe.events.command.CatalogCommand command) {

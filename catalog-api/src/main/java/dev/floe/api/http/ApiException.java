@@ -1,48 +1,69 @@
 package dev.floe.api.http;
 
-/** A failure with its HTTP status and the REST spec's error type, rendered as an ErrorModel. */
+/**
+ * A failure of a request, typed by its {@link ErrorType} (which fixes the HTTP status), rendered as
+ * the REST spec's ErrorModel by {@link HttpErrors}.
+ */
 public class ApiException extends RuntimeException {
-  private final int status;
-  private final String type;
+  private final ErrorType errorType;
 
-  public ApiException(int status, String type, String message) {
+  public ApiException(ErrorType errorType, String message) {
     super(message);
-    this.status = status;
-    this.type = type;
+    this.errorType = errorType;
+  }
+
+  public ErrorType errorType() {
+    return errorType;
   }
 
   public int status() {
-    return status;
+    return errorType.status();
   }
 
+  /** The ErrorModel's {@code type}. */
   public String type() {
-    return type;
+    return errorType.typeName();
   }
 
   public static ApiException badRequest(String format, Object... args) {
-    return new ApiException(400, "BadRequestException", String.format(format, args));
+    return new ApiException(ErrorType.BAD_REQUEST, String.format(format, args));
   }
 
   /** The caller is authenticated but may not do this; names no more than the request did. */
   public static ApiException forbidden(String caller, String what) {
-    return new ApiException(403, "ForbiddenException", "Forbidden: " + caller + " may not " + what);
+    return new ApiException(ErrorType.FORBIDDEN, "Forbidden: " + caller + " may not " + what);
   }
 
   public static ApiException notAuthenticated(String why) {
-    return new ApiException(401, "NotAuthorizedException", "Not authorized: " + why);
+    return new ApiException(ErrorType.NOT_AUTHORIZED, "Not authorized: " + why);
+  }
+
+  public static ApiException notFound(String message) {
+    return new ApiException(ErrorType.NOT_FOUND, message);
   }
 
   public static ApiException noSuchWarehouse(String warehouse) {
-    return new ApiException(
-        404, "NoSuchWarehouseException", "Warehouse does not exist: " + warehouse);
+    return new ApiException(ErrorType.NO_SUCH_WAREHOUSE, "Warehouse does not exist: " + warehouse);
   }
 
   public static ApiException noSuchNamespace(Object namespace) {
-    return new ApiException(
-        404, "NoSuchNamespaceException", "Namespace does not exist: " + namespace);
+    return new ApiException(ErrorType.NO_SUCH_NAMESPACE, "Namespace does not exist: " + namespace);
   }
 
   public static ApiException noSuchTable(Object table) {
-    return new ApiException(404, "NoSuchTableException", "Table does not exist: " + table);
+    return new ApiException(ErrorType.NO_SUCH_TABLE, "Table does not exist: " + table);
+  }
+
+  public static ApiException noSuchView(Object view) {
+    return new ApiException(ErrorType.NO_SUCH_VIEW, "View does not exist: " + view);
+  }
+
+  public static ApiException serviceUnavailable(String message) {
+    return new ApiException(ErrorType.SERVICE_UNAVAILABLE, message);
+  }
+
+  public static ApiException internalError(Throwable cause) {
+    return new ApiException(
+        ErrorType.INTERNAL_SERVER_ERROR, "Internal error: " + cause.getClass().getSimpleName());
   }
 }

@@ -31,6 +31,19 @@ final class BoundedBody {
 
   private BoundedBody() {}
 
+  /** The body's declared {@code Content-Length}, or -1 when it declares none that is a number. */
+  static long declaredLength(HttpServerRequest request) {
+    String value = request.getHeader("Content-Length");
+    if (value == null) {
+      return -1;
+    }
+    try {
+      return Long.parseLong(value.trim());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   /** The whole body, or a {@link TooLargeException} as soon as it passes {@code limit} bytes. */
   static Future<Buffer> read(HttpServerRequest request, long limit) {
     Promise<Buffer> promise = Promise.promise();
@@ -52,9 +65,7 @@ final class BoundedBody {
         e ->
             promise.tryFail(
                 new ApiException(
-                    400,
-                    "BadRequestException",
-                    "Cannot read the request body: " + e.getMessage())));
+                    ErrorType.BAD_REQUEST, "Cannot read the request body: " + e.getMessage())));
     return promise.future();
   }
 

@@ -156,8 +156,7 @@ public final class CatalogContext {
     String warehouse = warehouse(request);
     if (request.warehouse().indexOf('@') >= 0) {
       throw new ApiException(
-          403,
-          "ForbiddenException",
+          ErrorType.FORBIDDEN,
           "Warehouse "
               + request.warehouse()
               + " is a read-only view of "

@@ -1,7 +1,10 @@
 package dev.floe.api.http;
 
+import io.vertx.core.http.HttpMethod;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.apache.kafka.streams.KafkaStreams;
@@ -67,6 +70,14 @@ public final class CatalogMetrics {
     return count == null ? 0 : count.sum();
   }
 
+  private static final Set<String> METHOD_LABELS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
+
+  /** The method label of a request: the standard methods by name, any other as {@code OTHER}. */
+  static String methodLabel(HttpMethod method) {
+    return METHOD_LABELS.contains(method.name()) ? method.name() : "OTHER";
+  }
+
   /**
    * One answered request. {@code route} is the matched template ({@code
    * /v1/{prefix}/namespaces/{namespace}}), never the raw path, so the label set stays bounded.
@@ -102,6 +113,39 @@ public final class CatalogMetrics {
     replyWaits
         .computeIfAbsent("outcome=\"" + outcome.label() + "\"", k -> new LatencyHistogram())
         .observe(waitSeconds);
+  }
+
+  /**
+   * The outcome of the command a request produced, as its answer tells it: a rejection was decided,
+   * any other 5xx is unknown, a 4xx was refused before it reached the log.
+   *
+   * @param commandId the command's UUIDv7, whose first 48 bits are its creation time
+   * @param error the failure answered, or null for a success
+   */
+  void recordCommand(String route, String commandId, ApiException error) {
+    CommandOutcome outcome;
+    String code = "";
+    if (error == null) {
+      outcome = CommandOutcome.ACCEPTED;
+    } else if (error instanceof CommandRejectedException rejected) {
+      outcome = CommandOutcome.REJECTED;
+      code = rejected.code().name();
+    } else if (error.status() >= 500) {
+      outcome = CommandOutcome.UNKNOWN;
+    } else {
+      outcome = CommandOutcome.FAILED;
+      code = error.type();
+    }
+    recordCommand(route, outcome, code, secondsSince(commandId));
+  }
+
+  private static double secondsSince(String commandId) {
+    try {
+      long created = UUID.fromString(commandId).getMostSignificantBits() >>> 16;
+      return Math.max(0, System.currentTimeMillis() - created) / 1000.0;
+    } catch (IllegalArgumentException e) {
+      return 0;
+    }
   }
 
   String render() {

@@ -16,10 +16,10 @@ import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * The locations a table holds as its warehouse's directory claimed them, read from the instance that hosts the
- * directory when that is not this one (vending checks it; the table itself may live elsewhere). The
- * request goes with the instances' secret ({@link InternalAuth}) and the caller's own Authorization
- * header, and is guarded like a load.
+ * The locations a table holds as its warehouse's directory claimed them, read from the instance
+ * that hosts the directory when that is not this one (vending checks it; the table itself may live
+ * elsewhere). The request goes with the instances' secret ({@link InternalAuth}) and the caller's
+ * own Authorization header, and is guarded like a load.
  */
 final class ClaimedLocations {
   static final String PATH =
@@ -73,9 +73,7 @@ final class ClaimedLocations {
   }
 
   private static ApiException unavailable(TableIdentifier table) {
-    return new ApiException(
-        503,
-        "ServiceUnavailableException",
+    return ApiException.serviceUnavailable(
         "Cannot check the location of "
             + table
             + " with the instance that holds its directory; retry");

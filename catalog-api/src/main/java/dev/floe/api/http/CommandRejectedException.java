@@ -8,8 +8,8 @@ import dev.floe.events.RejectionCode;
 public final class CommandRejectedException extends ApiException {
   private final RejectionCode code;
 
-  CommandRejectedException(int status, String type, RejectionCode code, String message) {
-    super(status, type, message);
+  CommandRejectedException(ErrorType errorType, RejectionCode code, String message) {
+    super(errorType, message);
     this.code = code;
   }
 

@@ -53,8 +53,7 @@ public final class Forwarder {
       java.util.function.Supplier<Future<HttpResult>> unsent) {
     if (request.getHeader(FORWARDED) != null) {
       return Future.failedFuture(
-          new ApiException(
-              503, "ServiceUnavailableException", "Partition ownership is moving; retry"));
+          ApiException.serviceUnavailable("Partition ownership is moving; retry"));
     }
     RequestOptions options =
         new RequestOptions()
@@ -109,9 +108,7 @@ public final class Forwarder {
    */
   private static Future<HttpResult> ownerUnreachable(Throwable error) {
     return Future.failedFuture(
-        new ApiException(
-            503,
-            "ServiceUnavailableException",
+        ApiException.serviceUnavailable(
             "The instance that hosts this key did not answer (" + error.getMessage() + "); retry"));
   }
 

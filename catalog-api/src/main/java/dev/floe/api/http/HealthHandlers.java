@@ -31,9 +31,7 @@ public final class HealthHandlers {
 
   public Future<HttpResult> handleLive(RequestContext request) {
     if (processor.get() == KafkaStreams.State.ERROR) {
-      throw new ApiException(
-          503,
-          "ServiceUnavailableException",
+      throw ApiException.serviceUnavailable(
           "Not live: the command processor failed; restart the instance");
     }
     return Future.succeededFuture(new HttpResult(200, UP, Map.of("Cache-Control", "no-store")));
@@ -59,6 +57,6 @@ public final class HealthHandlers {
   }
 
   static ApiException notReady(String why) {
-    return new ApiException(503, "ServiceUnavailableException", "Not ready: " + why);
+    return ApiException.serviceUnavailable("Not ready: " + why);
   }
 }

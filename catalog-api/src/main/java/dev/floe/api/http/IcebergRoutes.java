@@ -3,15 +3,42 @@ package dev.floe.api.http;
 import static dev.floe.api.http.Guards.guarded;
 import static io.vertx.core.http.HttpMethod.DELETE;
 import static io.vertx.core.http.HttpMethod.GET;
-import static io.vertx.core.http.HttpMethod.HEAD;
 import static io.vertx.core.http.HttpMethod.POST;
 import static io.vertx.core.http.HttpMethod.PUT;
+import static org.apache.iceberg.rest.Endpoint.V1_COMMIT_TRANSACTION;
+import static org.apache.iceberg.rest.Endpoint.V1_CREATE_NAMESPACE;
+import static org.apache.iceberg.rest.Endpoint.V1_CREATE_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_CREATE_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_DELETE_NAMESPACE;
+import static org.apache.iceberg.rest.Endpoint.V1_DELETE_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_DELETE_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_LIST_NAMESPACES;
+import static org.apache.iceberg.rest.Endpoint.V1_LIST_TABLES;
+import static org.apache.iceberg.rest.Endpoint.V1_LIST_VIEWS;
+import static org.apache.iceberg.rest.Endpoint.V1_LOAD_NAMESPACE;
+import static org.apache.iceberg.rest.Endpoint.V1_LOAD_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_LOAD_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_NAMESPACE_EXISTS;
+import static org.apache.iceberg.rest.Endpoint.V1_REGISTER_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_REGISTER_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_RENAME_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_RENAME_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_REPORT_METRICS;
+import static org.apache.iceberg.rest.Endpoint.V1_TABLE_CREDENTIALS;
+import static org.apache.iceberg.rest.Endpoint.V1_TABLE_EXISTS;
+import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_NAMESPACE;
+import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_TABLE;
+import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
 import dev.floe.events.access.AccessEntries.Action;
+import io.vertx.core.http.HttpMethod;
+import org.apache.iceberg.rest.Endpoint;
 
 /**
- * The routes Floe serves: the Iceberg REST routes (the same set {@link ConfigHandler} advertises)
- * and the management API, each behind the guard that says who may use it ({@link Guards}).
+ * The routes Floe serves: the Iceberg REST routes, each added as the {@link Endpoint} it serves
+ * (which is what {@link ConfigHandler} advertises), and the management API, each behind the guard
+ * that says who may use it ({@link Guards}).
  */
 public final class IcebergRoutes {
   private IcebergRoutes() {}
@@ -21,8 +48,9 @@ public final class IcebergRoutes {
       AuditLog audit,
       dev.floe.projections.lineage.LineageIndex lineage,
       ManagementHandlers.AccessSync sync) {
+    RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
-    ConfigHandler config = new ConfigHandler(catalog);
+    ConfigHandler config = new ConfigHandler(catalog, router::endpoints);
     NamespaceHandlers namespaces = new NamespaceHandlers(catalog);
     TableHandlers tables = new TableHandlers(catalog);
     TableMembershipHandlers membership = new TableMembershipHandlers(catalog);
@@ -34,48 +62,39 @@ public final class IcebergRoutes {
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
     Guards.Guard any = Guards.AUTHENTICATED;
     Guards.Guard superuser = Guards.SUPERUSER;
-    String ns = "/v1/{prefix}/namespaces/{namespace}";
     String mgmt = "/management/v1";
-    RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     Route route =
         (method, path, guard, handler) ->
             router.add(method, path, guarded(catalog, guard, handler));
+    Iceberg iceberg =
+        (endpoint, guard, handler) -> router.add(endpoint, guarded(catalog, guard, handler));
     route.add(GET, "/v1/config", any, config::handleGetConfig);
-    route.add(
-        GET, "/v1/{prefix}/namespaces", Guards.LIST_NAMESPACES, namespaces::handleListNamespaces);
-    route.add(
-        POST,
-        "/v1/{prefix}/namespaces",
-        Guards.CREATE_NAMESPACE,
-        namespaces::handleCreateNamespace);
-    route.add(GET, ns, Guards.SEE_NAMESPACE, namespaces::handleLoadNamespace);
-    route.add(HEAD, ns, Guards.SEE_NAMESPACE, namespaces::handleNamespaceExists);
-    route.add(DELETE, ns, namespaceWrite, namespaces::handleDropNamespace);
-    route.add(POST, ns + "/properties", namespaceWrite, namespaces::handleUpdateProperties);
-    route.add(GET, ns + "/tables", Guards.SEE_NAMESPACE, tables::handleListTables);
-    route.add(POST, ns + "/tables", namespaceWrite, tables::handleCreateTable);
-    route.add(GET, ns + "/tables/{table}", read, tables::handleLoadTable);
-    route.add(HEAD, ns + "/tables/{table}", read, tables::handleTableExists);
-    route.add(POST, ns + "/tables/{table}", Guards.COMMIT_TABLE, tables::handleCommitTable);
-    route.add(DELETE, ns + "/tables/{table}", write, tables::handleDropTable);
-    route.add(GET, ns + "/tables/{table}/credentials", read, tables::handleLoadCredentials);
+    iceberg.add(V1_LIST_NAMESPACES, Guards.LIST_NAMESPACES, namespaces::handleListNamespaces);
+    iceberg.add(V1_CREATE_NAMESPACE, Guards.CREATE_NAMESPACE, namespaces::handleCreateNamespace);
+    iceberg.add(V1_LOAD_NAMESPACE, Guards.SEE_NAMESPACE, namespaces::handleLoadNamespace);
+    iceberg.add(V1_NAMESPACE_EXISTS, Guards.SEE_NAMESPACE, namespaces::handleNamespaceExists);
+    iceberg.add(V1_DELETE_NAMESPACE, namespaceWrite, namespaces::handleDropNamespace);
+    iceberg.add(V1_UPDATE_NAMESPACE, namespaceWrite, namespaces::handleUpdateProperties);
+    iceberg.add(V1_LIST_TABLES, Guards.SEE_NAMESPACE, tables::handleListTables);
+    iceberg.add(V1_CREATE_TABLE, namespaceWrite, tables::handleCreateTable);
+    iceberg.add(V1_LOAD_TABLE, read, tables::handleLoadTable);
+    iceberg.add(V1_TABLE_EXISTS, read, tables::handleTableExists);
+    iceberg.add(V1_UPDATE_TABLE, Guards.COMMIT_TABLE, tables::handleCommitTable);
+    iceberg.add(V1_DELETE_TABLE, write, tables::handleDropTable);
+    iceberg.add(V1_TABLE_CREDENTIALS, read, tables::handleLoadCredentials);
     route.add(GET, ClaimedLocations.PATH, read, tables::handleClaimedLocation);
-    route.add(POST, ns + "/tables/{table}/metrics", read, membership::handleReportMetrics);
-    route.add(POST, ns + "/register", namespaceWrite, membership::handleRegisterTable);
-    route.add(POST, "/v1/{prefix}/tables/rename", Guards.RENAME, membership::handleRenameTable);
-    route.add(
-        POST,
-        "/v1/{prefix}/transactions/commit",
-        Guards.TRANSACTION,
-        tables::handleCommitTransaction);
-    route.add(GET, ns + "/views", Guards.SEE_NAMESPACE, views::handleListViews);
-    route.add(POST, ns + "/views", namespaceWrite, views::handleCreateView);
-    route.add(GET, ns + "/views/{table}", read, views::handleLoadView);
-    route.add(HEAD, ns + "/views/{table}", read, views::handleViewExists);
-    route.add(POST, ns + "/views/{table}", write, views::handleReplaceView);
-    route.add(DELETE, ns + "/views/{table}", write, views::handleDropView);
-    route.add(POST, "/v1/{prefix}/views/rename", Guards.RENAME, views::handleRenameView);
-    route.add(POST, ns + "/register-view", namespaceWrite, views::handleRegisterView);
+    iceberg.add(V1_REPORT_METRICS, read, membership::handleReportMetrics);
+    iceberg.add(V1_REGISTER_TABLE, namespaceWrite, membership::handleRegisterTable);
+    iceberg.add(V1_RENAME_TABLE, Guards.RENAME, membership::handleRenameTable);
+    iceberg.add(V1_COMMIT_TRANSACTION, Guards.TRANSACTION, tables::handleCommitTransaction);
+    iceberg.add(V1_LIST_VIEWS, Guards.SEE_NAMESPACE, views::handleListViews);
+    iceberg.add(V1_CREATE_VIEW, namespaceWrite, views::handleCreateView);
+    iceberg.add(V1_LOAD_VIEW, read, views::handleLoadView);
+    iceberg.add(V1_VIEW_EXISTS, read, views::handleViewExists);
+    iceberg.add(V1_UPDATE_VIEW, write, views::handleReplaceView);
+    iceberg.add(V1_DELETE_VIEW, write, views::handleDropView);
+    iceberg.add(V1_RENAME_VIEW, Guards.RENAME, views::handleRenameView);
+    iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
     route.add(GET, "/metrics", superuser, membership::handlePrometheus);
     route.add(
         GET,
@@ -115,10 +134,10 @@ public final class IcebergRoutes {
   }
 
   private interface Route {
-    void add(
-        io.vertx.core.http.HttpMethod method,
-        String path,
-        Guards.Guard guard,
-        RestRouter.Handler handler);
+    void add(HttpMethod method, String path, Guards.Guard guard, RestRouter.Handler handler);
+  }
+
+  private interface Iceberg {
+    void add(Endpoint endpoint, Guards.Guard guard, RestRouter.Handler handler);
   }
 }

@@ -29,16 +29,13 @@ public final class InternalAuth {
   /** Null when the presented secret is this instance's; else the refusal to answer. */
   ApiException refusal(String presented) {
     if (presented == null || presented.isEmpty()) {
-      return new ApiException(
-          401,
-          "NotAuthorizedException",
-          "Not authorized: internal routes are for Floe's instances");
+      return ApiException.notAuthenticated("internal routes are for Floe's instances");
     }
     Optional<String> expected = secret.get();
     // Digests compared in constant time: how long the comparison takes tells nothing.
     if (expected.isEmpty() || !MessageDigest.isEqual(digest(presented), digest(expected.get()))) {
       return new ApiException(
-          403, "ForbiddenException", "Forbidden: not the secret of this catalog's instances");
+          ErrorType.FORBIDDEN, "Forbidden: not the secret of this catalog's instances");
     }
     return null;
   }

@@ -61,7 +61,10 @@ public final class ManagementHandlers {
   Future<HttpResult> handleGetPrincipal(RequestContext request) {
     String name = request.param("principal");
     Principal principal =
-        catalog.access().principal(name).orElseThrow(() -> notFound("No such principal: " + name));
+        catalog
+            .access()
+            .principal(name)
+            .orElseThrow(() -> ApiException.notFound("No such principal: " + name));
     return json(200, principalJson(principal));
   }
 
@@ -246,10 +249,6 @@ public final class ManagementHandlers {
       throw ApiException.badRequest("Invalid %s: must be a non-empty string", field);
     }
     return node.asText();
-  }
-
-  private static ApiException notFound(String message) {
-    return new ApiException(404, "NotFoundException", message);
   }
 
   private static ObjectNode principalJson(Principal principal) {

@@ -3,6 +3,7 @@ package dev.floe.api.http;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.apache.iceberg.rest.Endpoint;
 
 /**
  * Route templates against raw paths: each segment is decoded on its own, so a name holding an
@@ -25,6 +26,14 @@ final class PathPatterns {
       }
     }
     return true;
+  }
+
+  /**
+   * The route template of an Iceberg endpoint: its path, with a view's name read from the {@code
+   * table} parameter as the view handlers and guards read it.
+   */
+  static String template(Endpoint endpoint) {
+    return endpoint.path().replace("{view}", "{table}");
   }
 
   static String[] segments(String rawPath) {

@@ -108,8 +108,7 @@ final class ReplyBodies {
   private static ApiException unreadable(String location, RuntimeException e) {
     LOG.warn("Cannot read the metadata file {} to answer an applied change", location, e);
     return new ApiException(
-        500,
-        "CommitStateUnknownException",
+        ErrorType.COMMIT_STATE_UNKNOWN,
         "The change was applied but its metadata file cannot be read to answer: "
             + location
             + ": "

@@ -218,7 +218,7 @@ public final class RequestContext {
     try {
       parsed.validate();
     } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
-      throw new ApiException(422, "UnprocessableEntityException", e.getMessage());
+      throw new ApiException(ErrorType.UNPROCESSABLE_ENTITY, e.getMessage());
     } catch (RuntimeException e) {
       throw ApiException.badRequest("Invalid %s: %s", type.getSimpleName(), e.getMessage());
     }

@@ -1,6 +1,11 @@
 package dev.floe.api.http;
 
+import dev.floe.api.auth.Authenticator;
 import dev.floe.events.RestRequestLimits;
+import dev.floe.infra.config.AuthConfig;
+import dev.floe.projections.NotLocalException;
+import dev.floe.projections.access.AccessSnapshot;
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
@@ -10,8 +15,12 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.iceberg.rest.Endpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Matches requests to handlers on the raw path, decoding each segment on its own, so a table name
@@ -19,16 +28,13 @@ import java.util.UUID;
  * template and status, and every command's outcome counted ({@link CatalogMetrics}).
  */
 public final class RestRouter {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RestRouter.class);
+  private static final Logger LOG = LoggerFactory.getLogger(RestRouter.class);
 
   /** Request bodies larger than this are refused with 413, declared or chunked. */
   public static final long MAX_BODY_BYTES = RestRequestLimits.MAX_DOCUMENT_BYTES;
 
   /** The route label of a request that matched no route (the raw path would be unbounded). */
   static final String UNMATCHED = "unmatched";
-
-  private static final Set<String> METHOD_LABELS =
-      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT");
 
   /**
    * A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an
@@ -38,8 +44,14 @@ public final class RestRouter {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  private record Route(
-      HttpMethod method, String path, String[] pattern, Handler handler, boolean audited) {
+  /** A route; {@code endpoint} is the Iceberg REST endpoint it serves, or null for Floe's own. */
+  record Route(
+      HttpMethod method,
+      String path,
+      String[] pattern,
+      Handler handler,
+      boolean audited,
+      Endpoint endpoint) {
     /** Probes and the internal routes are answered without a token. */
     boolean open() {
       return !audited;
@@ -67,7 +79,16 @@ public final class RestRouter {
   }
 
   public RestRouter add(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, true);
+    return add(method, path, handler, true, null);
+  }
+
+  /**
+   * The route of an Iceberg REST endpoint, at the endpoint's method and path: {@code GET
+   * /v1/config} advertises exactly the endpoints added this way ({@link #endpoints()}).
+   */
+  public RestRouter add(Endpoint endpoint, Handler handler) {
+    HttpMethod method = HttpMethod.valueOf(endpoint.httpMethod());
+    return add(method, PathPatterns.template(endpoint), handler, true, endpoint);
   }
 
   /**
@@ -75,12 +96,23 @@ public final class RestRouter {
    * catalog).
    */
   public RestRouter addUnaudited(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, false);
+    return add(method, path, handler, false, null);
   }
 
-  private RestRouter add(HttpMethod method, String path, Handler handler, boolean audited) {
-    routes.add(new Route(method, path, path.substring(1).split("/"), handler, audited));
+  private RestRouter add(
+      HttpMethod method, String path, Handler handler, boolean audited, Endpoint endpoint) {
+    String[] pattern = path.substring(1).split("/");
+    routes.add(new Route(method, path, pattern, handler, audited, endpoint));
     return this;
+  }
+
+  /** The Iceberg REST endpoints this router serves, in the order their routes were added. */
+  public List<Endpoint> endpoints() {
+    return routes.stream().map(Route::endpoint).filter(Objects::nonNull).toList();
+  }
+
+  List<Route> routes() {
+    return List.copyOf(routes);
   }
 
   /**
@@ -101,16 +133,17 @@ public final class RestRouter {
 
   public void handle(HttpServerRequest request) {
     long started = System.nanoTime();
-    Match match = match(request);
+    Match match = match(request.method(), request.path());
     Route route = match.route();
     HttpServerResponse response = request.response();
-    String method = route == null ? methodLabel(request.method()) : route.method().name();
+    String method =
+        route == null ? CatalogMetrics.methodLabel(request.method()) : route.method().name();
     String template = route == null ? UNMATCHED : route.path();
     response.endHandler(
         v ->
             metrics.recordRequest(
                 method, template, response.getStatusCode(), System.nanoTime() - started));
-    long declared = parseLong(request.getHeader("Content-Length"));
+    long declared = BoundedBody.declaredLength(request);
     if (declared > MAX_BODY_BYTES) {
       refuseTooLarge(request, route, match.params(), 0, declared);
       return;
@@ -148,24 +181,29 @@ public final class RestRouter {
             });
   }
 
-  private Match match(HttpServerRequest request) {
-    String[] segments = PathPatterns.segments(request.path());
-    Match match = match(request, segments);
+  /** The route that serves this method and raw path, or null. */
+  Route route(HttpMethod method, String path) {
+    return match(method, path).route();
+  }
+
+  private Match match(HttpMethod method, String path) {
+    String[] segments = PathPatterns.segments(path);
+    Match match = match(method, path, segments);
     if (match.route() == null && defaultPrefix != null && PathPatterns.isPrefixless(segments)) {
-      Match withDefault = match(request, PathPatterns.withPrefix(segments, defaultPrefix));
+      Match withDefault = match(method, path, PathPatterns.withPrefix(segments, defaultPrefix));
       return withDefault.route() != null ? withDefault : match;
     }
     return match;
   }
 
-  private Match match(HttpServerRequest request, String[] segments) {
+  private Match match(HttpMethod method, String path, String[] segments) {
     Map<String, String> params = new HashMap<>();
     boolean pathMatched = false;
     for (Route route : routes) {
       params.clear();
       if (PathPatterns.matches(route.pattern(), segments, params)) {
         pathMatched = true;
-        if (route.method().equals(request.method())) {
+        if (route.method().equals(method)) {
           return new Match(route, Map.copyOf(params), null);
         }
       }
@@ -175,13 +213,9 @@ public final class RestRouter {
         Map.of(),
         pathMatched
             ? new ApiException(
-                405,
-                "MethodNotAllowedException",
-                "Method " + request.method() + " is not allowed on " + request.path())
+                ErrorType.METHOD_NOT_ALLOWED, "Method " + method + " is not allowed on " + path)
             : new ApiException(
-                404,
-                "NoSuchEndpointException",
-                "No such endpoint: " + request.method() + " " + request.path()));
+                ErrorType.NO_SUCH_ENDPOINT, "No such endpoint: " + method + " " + path));
   }
 
   /**
@@ -199,7 +233,7 @@ public final class RestRouter {
     response.putHeader("X-Request-Id", context.requestId()).putHeader("Connection", "close");
     ApiException error =
         new ApiException(
-            413, "RequestTooLargeException", "Request body exceeds " + MAX_BODY_BYTES + " bytes");
+            ErrorType.REQUEST_TOO_LARGE, "Request body exceeds " + MAX_BODY_BYTES + " bytes");
     Future<Void> answered = HttpErrors.respond(response, error);
     if (route != null) {
       recordOutcome(context, route, error.status(), error);
@@ -219,7 +253,7 @@ public final class RestRouter {
     if (!route.open()) {
       try {
         context.caller(authenticator.authenticate(request.getHeader("Authorization")));
-      } catch (dev.floe.api.auth.Authenticator.NotAuthenticatedException e) {
+      } catch (Authenticator.NotAuthenticatedException e) {
         response.putHeader("WWW-Authenticate", "Bearer");
         failAudited(context, route, ApiException.notAuthenticated(e.getMessage()));
         return;
@@ -241,12 +275,7 @@ public final class RestRouter {
             // Never leave a request unanswered, whatever broke while answering it.
             LOG.error("Failed while answering request {}", context.requestId(), e);
             if (!response.ended() && !response.headWritten()) {
-              fail(
-                  response,
-                  new ApiException(
-                      500,
-                      "InternalServerError",
-                      "Internal error: " + e.getClass().getSimpleName()));
+              fail(response, ApiException.internalError(e));
             } else if (!response.ended()) {
               response.reset();
             }
@@ -259,7 +288,7 @@ public final class RestRouter {
       HttpServerResponse response,
       RequestContext context,
       Route route,
-      io.vertx.core.AsyncResult<HttpResult> done) {
+      AsyncResult<HttpResult> done) {
     if (done.failed()) {
       failAudited(context, route, HttpErrors.from(done.cause()));
       return;
@@ -293,12 +322,9 @@ public final class RestRouter {
       Throwable error,
       Route route,
       RequestContext context) {
-    Throwable cause =
-        error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-            ? error.getCause()
-            : error;
+    Throwable cause = HttpErrors.unwrap(error);
     if (cause instanceof OwnerWritesAhead owner) {
-      java.util.function.Supplier<Future<HttpResult>> here =
+      Supplier<Future<HttpResult>> here =
           () -> {
             context.answerHere(true);
             try {
@@ -309,7 +335,7 @@ public final class RestRouter {
           };
       return forwarder == null ? here.get() : forwarder.forward(request, body, owner, here);
     }
-    if (cause instanceof dev.floe.projections.NotLocalException owner && forwarder != null) {
+    if (cause instanceof NotLocalException owner && forwarder != null) {
       return forwarder.forward(request, body, owner);
     }
     return Future.failedFuture(error);
@@ -317,18 +343,16 @@ public final class RestRouter {
 
   private Forwarder forwarder;
 
-  private dev.floe.api.auth.Authenticator authenticator =
-      new dev.floe.api.auth.Authenticator(
-          dev.floe.infra.config.AuthConfig.NONE,
-          () -> dev.floe.projections.access.AccessSnapshot.EMPTY);
+  private Authenticator authenticator =
+      new Authenticator(AuthConfig.NONE, () -> AccessSnapshot.EMPTY);
 
   /** How requests are authenticated (default: not at all, every caller is {@code anonymous}). */
-  public RestRouter authenticator(dev.floe.api.auth.Authenticator authenticator) {
+  public RestRouter authenticator(Authenticator authenticator) {
     this.authenticator = authenticator;
     return this;
   }
 
-  private InternalAuth internalAuth = new InternalAuth(java.util.Optional::empty);
+  private InternalAuth internalAuth = new InternalAuth(Optional::empty);
 
   /** How internal routes recognise Floe's instances (default: nothing is recognised). */
   public RestRouter internalAuth(InternalAuth internalAuth) {
@@ -354,63 +378,17 @@ public final class RestRouter {
   }
 
   private void recordOutcome(RequestContext context, Route route, int status, ApiException error) {
-    recordCommand(context, route, error);
+    if (context.commandId() != null) {
+      metrics.recordCommand(route.template(), context.commandId(), error);
+    }
     if (route.audited()) {
       audit.record(context, route.template(), status, error);
-    }
-  }
-
-  /** A request that produced a command: its outcome, and how long the decision took. */
-  private void recordCommand(RequestContext context, Route route, ApiException error) {
-    String commandId = context.commandId();
-    if (commandId == null) {
-      return;
-    }
-    CatalogMetrics.CommandOutcome outcome;
-    String code = "";
-    if (error == null) {
-      outcome = CatalogMetrics.CommandOutcome.ACCEPTED;
-    } else if (error instanceof CommandRejectedException rejected) {
-      outcome = CatalogMetrics.CommandOutcome.REJECTED;
-      code = rejected.code().name();
-    } else if (error.status() >= 500) {
-      outcome = CatalogMetrics.CommandOutcome.UNKNOWN;
-    } else {
-      // Refused before it reached the log (too large): certainly not applied.
-      outcome = CatalogMetrics.CommandOutcome.FAILED;
-      code = error.type();
-    }
-    metrics.recordCommand(route.template(), outcome, code, secondsSince(commandId));
-  }
-
-  /** Command ids are UUIDv7: their first 48 bits are the creation time in Unix milliseconds. */
-  private static double secondsSince(String commandId) {
-    try {
-      long created = UUID.fromString(commandId).getMostSignificantBits() >>> 16;
-      return Math.max(0, System.currentTimeMillis() - created) / 1000.0;
-    } catch (IllegalArgumentException e) {
-      return 0;
     }
   }
 
   private static void fail(HttpServerResponse response, ApiException error) {
     if (!response.ended() && !response.closed()) {
       HttpErrors.respond(response, error);
-    }
-  }
-
-  private static String methodLabel(HttpMethod method) {
-    return METHOD_LABELS.contains(method.name()) ? method.name() : "OTHER";
-  }
-
-  private static long parseLong(String value) {
-    if (value == null) {
-      return -1;
-    }
-    try {
-      return Long.parseLong(value.trim());
-    } catch (NumberFormatException e) {
-      return -1;
     }
   }
 }

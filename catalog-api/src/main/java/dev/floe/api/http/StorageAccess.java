@@ -150,16 +150,14 @@ final class StorageAccess {
       // The provider's own message may carry request details; only its kind is passed on.
       org.slf4j.LoggerFactory.getLogger(StorageAccess.class)
           .warn("Vending credentials for {} failed: {}", table, e.getClass().getName());
-      throw new ApiException(
-          503,
-          "ServiceUnavailableException",
+      throw ApiException.serviceUnavailable(
           "Cannot vend credentials for table " + table + ": the credential service did not answer");
     }
   }
 
   private static ApiException forbidden(TableIdentifier table, String reason) {
     return new ApiException(
-        403, "ForbiddenException", "Cannot vend credentials for table " + table + ": " + reason);
+        ErrorType.FORBIDDEN, "Cannot vend credentials for table " + table + ": " + reason);
   }
 
   /**

@@ -263,8 +263,7 @@ final class TableHandlers {
    */
   private void requireMetadataFile(String location) {
     if (!catalog.metadataFiles().exists(location)) {
-      throw new ApiException(
-          404, "NotFoundException", "Failed to open input stream for file: " + location);
+      throw ApiException.notFound("Failed to open input stream for file: " + location);
     }
   }
 

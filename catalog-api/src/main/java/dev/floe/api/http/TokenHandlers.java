@@ -81,8 +81,7 @@ final class TokenHandlers {
         .orElseThrow(
             () ->
                 new ApiException(
-                    409,
-                    "AlreadyExistsException",
+                    ErrorType.ALREADY_EXISTS,
                     created == null
                         ? "This Idempotency-Key already created a token, which is shown only in"
                             + " the first answer: list the principal's tokens, revoke it and"
@@ -134,10 +133,7 @@ final class TokenHandlers {
   Future<HttpResult> handleRevokeToken(RequestContext request) {
     String id = request.param("token");
     Token token =
-        catalog
-            .access()
-            .token(id)
-            .orElseThrow(() -> new ApiException(404, "NotFoundException", "No such token: " + id));
+        catalog.access().token(id).orElseThrow(() -> ApiException.notFound("No such token: " + id));
     requireSelfOrSuperuser(request, token.principal());
     return catalog
         .submit(new ChangeAccessCommand(catalog.header(request), new AccessChange.RevokeToken(id)))

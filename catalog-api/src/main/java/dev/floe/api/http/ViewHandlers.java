@@ -142,7 +142,6 @@ final class ViewHandlers {
     return catalog
         .queries(request)
         .view(warehouse, view)
-        .orElseThrow(
-            () -> new ApiException(404, "NoSuchViewException", "View does not exist: " + view));
+        .orElseThrow(() -> ApiException.noSuchView(view));
   }
 }

@@ -2,10 +2,14 @@ package dev.floe.api.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.events.Rejection;
+import dev.floe.events.RejectionCode;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.streams.KafkaStreams;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +51,26 @@ class CatalogMetricsTest {
                 + "\",outcome=\"rejected\",code=\"REQUIREMENT_FAILED\"} 2\n")
         .contains("floe_command_reply_wait_seconds_count{outcome=\"rejected\"} 2\n")
         .contains("floe_command_reply_wait_seconds_bucket{outcome=\"accepted\",le=\"0.025\"} 1\n");
+  }
+
+  @Test
+  void anAnswersErrorTellsWhetherItsCommandWasDecidedRefusedOrUnknown() {
+    CatalogMetrics metrics = new CatalogMetrics();
+    String route = "POST /v1/{prefix}/transactions/commit";
+    String id = "0190b3c2-0000-7000-8000-000000000001";
+    metrics.recordCommand(route, id, null);
+    metrics.recordCommand(
+        route,
+        id,
+        HttpErrors.fromRejection(new Rejection(RejectionCode.REQUIREMENT_FAILED, "stale")));
+    metrics.recordCommand(route, id, HttpErrors.from(new TimeoutException("5s")));
+    metrics.recordCommand(route, id, HttpErrors.from(new RecordTooLargeException("2 MB")));
+    String series = "floe_commands_total{route=\"" + route + "\",outcome=";
+    assertThat(metrics.render())
+        .contains(series + "\"accepted\",code=\"\"} 1\n")
+        .contains(series + "\"rejected\",code=\"REQUIREMENT_FAILED\"} 1\n")
+        .contains(series + "\"unknown\",code=\"\"} 1\n")
+        .contains(series + "\"failed\",code=\"RequestTooLargeException\"} 1\n");
   }
 
   @Test
