@@ -51,6 +51,7 @@ class CanaryScanIT {
   @Test
   void noTokenAppearsInLogsTopicsOrStores() throws Exception {
     List<String> canaries = new ArrayList<>();
+    Path serverLog;
     try (FloeProcess floe =
         new FloeProcess(dataDir, Map.of("floe.auth", "token", "floe.audit.reads", "true"))
             .start()) {
@@ -126,9 +127,11 @@ class CanaryScanIT {
                   FloeProcess.embeddedKafka(dataDir), List.of("canary-writer", "canary-revoked")))
           .isNotEmpty();
       floe.stop(); // SIGTERM: the clean shutdown flushes every log line before the scan
+      serverLog = floe.log();
     }
+    assertThat(serverLog).as("the server's log, scanned below").isNotEmptyFile();
     List<String> found = new ArrayList<>();
-    found.addAll(scanFile(logOf(dataDir), canaries));
+    found.addAll(scanFile(serverLog, canaries));
     try (Stream<Path> files = Files.walk(dataDir)) {
       for (Path file : files.filter(Files::isRegularFile).toList()) {
         if (!file.getFileName().toString().equals("admin.token")) {
@@ -140,10 +143,6 @@ class CanaryScanIT {
     // ... and the file scan finds a token where one is meant to be.
     String admin = Files.readString(dataDir.resolve("admin.token")).trim();
     assertThat(scanFile(dataDir.resolve("admin.token"), List.of(admin))).hasSize(1);
-  }
-
-  private static Path logOf(Path dataDir) {
-    return Path.of("target", "it-logs", dataDir.getFileName() + ".log");
   }
 
   private static List<String> scanFile(Path file, List<String> canaries) throws IOException {

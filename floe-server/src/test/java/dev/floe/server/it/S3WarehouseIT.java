@@ -263,7 +263,7 @@ class S3WarehouseIT {
     assertThat(plain.has("storage-credentials")).isFalse();
 
     // No credential reaches Floe's log.
-    String log = Files.readString(Path.of("target", "it-logs", "floe-s3.log"));
+    String log = Files.readString(floe.log());
     assertThat(log).doesNotContain(SECRET).doesNotContain("local-sts-session-token-");
   }
 
@@ -340,7 +340,7 @@ class S3WarehouseIT {
 
   @Test
   void theStartUpSelfCheckProbedTheWarehouse() throws Exception {
-    assertThat(Files.readString(Path.of("target", "it-logs", "floe-s3.log")))
+    assertThat(Files.readString(floe.log()))
         .contains("Storage self-check of lake (s3://lake/warehouse) passed");
   }
 
@@ -353,11 +353,12 @@ class S3WarehouseIT {
     Map<String, String> props = new HashMap<>();
     storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
     props.put("floe.warehouse.lake.self-check", "full");
+    String log;
     try (FloeProcess full = new FloeProcess(dir.resolve("floe-s3-full"), props)) {
       org.assertj.core.api.Assertions.assertThatThrownBy(full::start)
           .hasMessageContaining("exited with");
+      log = Files.readString(full.log());
     }
-    String log = Files.readString(Path.of("target", "it-logs", "floe-s3-full.log"));
     assertThat(log)
         .contains("Storage self-check of lake (s3://lake/warehouse) failed")
         .contains("does not enforce session policies")
