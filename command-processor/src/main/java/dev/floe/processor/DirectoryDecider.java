@@ -28,7 +28,7 @@ import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.NamespaceState;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -38,7 +38,7 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
 
   /** {@code <area>/<table>-<uuid>}: a recreated table never reuses a dropped one's files. */
   private static String defaultLocation(CreateTableCommand c, String area, String uuid) {
-    return dev.floe.infra.storage.location.LocationAuthority.defaultLocation(
+    return dev.floe.infra.storage.authority.LocationAuthority.defaultLocation(
         dev.floe.infra.storage.location.Location.parse(area), c.identifier().name(), uuid);
   }
 

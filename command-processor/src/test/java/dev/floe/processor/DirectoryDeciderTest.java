@@ -49,9 +49,9 @@ class DirectoryDeciderTest {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "data", Types.StringType.get()));
 
-  private static final dev.floe.infra.storage.location.LocationAuthority LOCATIONS =
-      new dev.floe.infra.storage.location.LocationAuthority(
-          dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, ROOT)));
+  private static final dev.floe.infra.storage.authority.LocationAuthority LOCATIONS =
+      new dev.floe.infra.storage.authority.LocationAuthority(
+          dev.floe.infra.storage.config.StorageConfig.local(Map.of(WAREHOUSE, ROOT)));
 
   private final FakeDirectory directory = new FakeDirectory();
 
@@ -735,7 +735,7 @@ class DirectoryDeciderTest {
 
     /** Claims as the store keeps them: by canonical location, found by lookups and a scan. */
     @Override
-    public dev.floe.infra.storage.location.Claims claims() {
+    public dev.floe.infra.storage.authority.Claims claims() {
       TreeMap<String, String> index = new TreeMap<>();
       locations.forEach(
           (location, owner) ->
@@ -746,7 +746,7 @@ class DirectoryDeciderTest {
               index.put(
                   dev.floe.infra.storage.location.Location.parse(location).canonical(),
                   "purge:" + location));
-      return new dev.floe.infra.storage.location.Claims() {
+      return new dev.floe.infra.storage.authority.Claims() {
         @Override
         public Optional<String> holderAt(String canonical) {
           return Optional.ofNullable(index.get(canonical));
@@ -755,7 +755,7 @@ class DirectoryDeciderTest {
         @Override
         public Optional<String> holderUnder(
             String canonical, java.util.function.Predicate<String> counts) {
-          String prefix = dev.floe.infra.storage.location.Claims.below(canonical);
+          String prefix = dev.floe.infra.storage.authority.Claims.below(canonical);
           return index.tailMap(prefix, false).entrySet().stream()
               .takeWhile(e -> e.getKey().startsWith(prefix))
               .map(Map.Entry::getValue)

@@ -232,8 +232,8 @@ class TransactionCoordinatorTest {
     }
 
     @Override
-    public dev.floe.infra.storage.location.Claims claims() {
-      return dev.floe.infra.storage.location.Claims.NONE;
+    public dev.floe.infra.storage.authority.Claims claims() {
+      return dev.floe.infra.storage.authority.Claims.NONE;
     }
 
     @Override

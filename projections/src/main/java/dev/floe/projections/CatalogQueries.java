@@ -69,7 +69,7 @@ public interface CatalogQueries {
   }
 
   /** The locations held by the warehouse's live tables and views (for the purger's last check). */
-  default dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
+  default dev.floe.infra.storage.authority.Claims liveClaims(String warehouse) {
     throw new UnsupportedOperationException("No live directory here");
   }
 

@@ -61,8 +61,8 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   }
 
   @Override
-  public dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
-    return dev.floe.infra.storage.location.DirectoryClaims.live(directory(warehouse), warehouse);
+  public dev.floe.infra.storage.authority.Claims liveClaims(String warehouse) {
+    return dev.floe.infra.storage.authority.DirectoryClaims.live(directory(warehouse), warehouse);
   }
 
   @Override

@@ -66,7 +66,7 @@ public final class CatalogContext {
               .map(state -> state.properties())
               .orElse(java.util.Map.of()));
     }
-    return dev.floe.infra.storage.location.LocationAuthority.area(
+    return dev.floe.infra.storage.authority.LocationAuthority.area(
         storage.rootFor(warehouse, ownProperties, levels), java.util.List.of(namespace.levels()));
   }
 

@@ -122,7 +122,7 @@ final class NamespaceHandlers {
     String profile =
         properties == null
             ? null
-            : properties.get(dev.floe.infra.storage.StorageConfig.PROFILE_PROPERTY);
+            : properties.get(dev.floe.infra.storage.config.StorageConfig.PROFILE_PROPERTY);
     if (profile != null) {
       catalog.storage().requireProfile(profile);
     }

@@ -2,8 +2,8 @@ package dev.floe.api.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
-import dev.floe.infra.storage.location.LocationAuthority;
 import dev.floe.infra.storage.vending.AccessLevel;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.infra.storage.vending.VendedCredentials;

@@ -78,7 +78,7 @@ abstract class TopologyTestSupport {
     warehouseRoot = "file://" + warehouseDir.toAbsolutePath();
     files =
         new FailingMetadataFiles(
-            dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, warehouseRoot)));
+            dev.floe.infra.storage.config.StorageConfig.local(Map.of(WAREHOUSE, warehouseRoot)));
     driver = new Driver(stateDir);
   }
 
@@ -171,7 +171,7 @@ abstract class TopologyTestSupport {
     boolean failing;
     boolean failingReads;
 
-    FailingMetadataFiles(dev.floe.infra.storage.StorageConfig storage) {
+    FailingMetadataFiles(dev.floe.infra.storage.config.StorageConfig storage) {
       super(storage);
     }
 

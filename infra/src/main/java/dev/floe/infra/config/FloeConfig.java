@@ -43,7 +43,7 @@ public record FloeConfig(
     java.util.Set<String> haltBefore,
     AuthConfig auth,
     HttpConfig http,
-    dev.floe.infra.storage.StorageConfig storage) {
+    dev.floe.infra.storage.config.StorageConfig storage) {
 
   public FloeConfig {
     haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
@@ -51,7 +51,7 @@ public record FloeConfig(
     http = http == null ? HttpConfig.DEFAULT : http;
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
-    storage = storage == null ? dev.floe.infra.storage.StorageConfig.local(warehouses) : storage;
+    storage = storage == null ? dev.floe.infra.storage.config.StorageConfig.local(warehouses) : storage;
     if (!warehouses.containsKey(defaultWarehouse)) {
       throw new IllegalArgumentException(
           "default warehouse " + defaultWarehouse + " is not configured");
@@ -124,7 +124,7 @@ public record FloeConfig(
             .collect(java.util.stream.Collectors.toSet()),
         AuthConfig.fromProperties(props),
         HttpConfig.fromProperties(props),
-        dev.floe.infra.storage.StorageConfig.fromProperties(props, warehouses));
+        dev.floe.infra.storage.config.StorageConfig.fromProperties(props, warehouses));
   }
 
   private static String trimSlash(String location) {

@@ -1,6 +1,9 @@
 package dev.floe.infra.storage;
 
-import dev.floe.infra.storage.StorageProfile.SelfCheck;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
+import dev.floe.infra.storage.config.StorageProfile.SelfCheck;
 import dev.floe.infra.storage.vending.AccessLevel;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.infra.storage.vending.VendedCredentials;

@@ -2,9 +2,9 @@ package dev.floe.infra.storage.vending;
 
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
-import dev.floe.infra.storage.S3Clients;
-import dev.floe.infra.storage.StorageConfig;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
