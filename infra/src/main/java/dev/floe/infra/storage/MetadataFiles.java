@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -173,7 +174,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   private InputStream open(String location) throws IOException {
     InputStream in = io(location).newInputFile(location).newStream();
     return TableMetadataParser.Codec.fromFileName(location) == TableMetadataParser.Codec.GZIP
-        ? new java.util.zip.GZIPInputStream(in)
+        ? new GZIPInputStream(in)
         : in;
   }
 
