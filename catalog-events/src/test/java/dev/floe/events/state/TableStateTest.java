@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.FloeJson;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -111,7 +112,7 @@ class TableStateTest {
     TableState stored = TableState.fromBytes(held.toBytes(), files);
     TableState pointer = FloeJson.fromBytes(FloeJson.toBytes(stored), TableState.class);
     assertThat(files.reads).isEmpty();
-    assertThat(new String(FloeJson.toBytes(stored), java.nio.charset.StandardCharsets.UTF_8))
+    assertThat(new String(FloeJson.toBytes(stored), StandardCharsets.UTF_8))
         .doesNotContain("metadataJson");
     assertThat(pointer.holdsDocument()).isFalse();
     assertThat(pointer.metadataLocation()).isEqualTo(LOCATION);

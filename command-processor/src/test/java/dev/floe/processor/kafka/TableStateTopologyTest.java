@@ -12,8 +12,10 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.UpdateRequirement;
@@ -35,8 +37,8 @@ class TableStateTopologyTest extends TopologyTestSupport {
     givenNamespace();
     givenTable(createOrders());
     String value = "v".repeat(10_000);
-    java.util.Set<Integer> replySizes = new java.util.HashSet<>();
-    java.util.Set<Integer> recordSizes = new java.util.HashSet<>();
+    Set<Integer> replySizes = new HashSet<>();
+    Set<Integer> recordSizes = new HashSet<>();
     CommandHeader last = null;
     CommandReply lastReply = null;
     for (int i = 0; i < 40; i++) {

@@ -3,6 +3,7 @@ package dev.floe.infra.storage.authority;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.infra.storage.config.StorageConfig;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
 import java.nio.charset.StandardCharsets;
@@ -22,7 +23,7 @@ import net.jqwik.api.Provide;
  */
 class LocationPropertiesTest {
   private static final LocationAuthority NO_ROOTS =
-      new LocationAuthority(dev.floe.infra.storage.config.StorageConfig.local(Map.of()));
+      new LocationAuthority(StorageConfig.local(Map.of()));
 
   @Provide
   Arbitrary<List<String>> segments() {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.infra.storage.authority.LocationAuthority;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -84,7 +85,7 @@ class LocationTest {
     assertThat(sec.contains(Location.parse("s3://wh/sec/t"))).isFalse();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aDefaultLocationsDirectoryNameFitsAFileSystemWhateverTheName() {
     String location =
         LocationAuthority.defaultLocation(
@@ -96,7 +97,7 @@ class LocationTest {
     assertThat(directory).endsWith("-0123456789abcdef0123456789abcdef");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void ancestorsRunFromTheRootDown() {
     assertThat(Location.parse("s3://lake/a/b").ancestors())
         .containsExactly("s3://lake", "s3://lake/a");
