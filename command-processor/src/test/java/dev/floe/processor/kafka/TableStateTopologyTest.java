@@ -23,8 +23,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the processor stores for a table: a pointer to its metadata file that keeps one size, the
- * first format still read, and a file that cannot be read.
+ * What the processor stores for a table: a pointer to its metadata file that keeps one size, a
+ * stored value of another format, and a file that cannot be read.
  */
 class TableStateTopologyTest extends TopologyTestSupport {
   /**
@@ -100,12 +100,18 @@ class TableStateTopologyTest extends TopologyTestSupport {
     assertThat(TableMetadataParser.fromJson(state.metadataJson()).properties()).containsKey("p9");
   }
 
+  /**
+   * A stored value of another format than the pointer's (here format byte 1, the document inline)
+   * refuses a commit with an error that names the format, and the value stays as it was.
+   */
   @Test
-  void aValueOfTheFirstFormatIsStillCommittedOn() {
+  void aValueOfAnotherFormatRefusesACommitNamingTheFormat() {
     givenNamespace();
     givenTable(createOrders());
     TableState before = driver.table(ORDERS);
-    driver.putRawTable(ORDERS, TableState.toInlineBytes(before));
+    byte[] inline = before.toBytes();
+    inline[0] = 1;
+    driver.putRawTable(ORDERS, inline);
 
     driver.send(
         new CommitTableCommand(
@@ -115,12 +121,11 @@ class TableStateTopologyTest extends TopologyTestSupport {
             List.of(new UpdateRequirement.AssertTableUUID(before.tableUuid())),
             List.of(new MetadataUpdate.SetProperties(Map.of("owner", "carol")))));
 
-    assertThat(driver.singleReply().accepted()).isTrue();
-    TableState after = driver.table(ORDERS);
-    assertThat(after.sequence()).isEqualTo(before.sequence() + 1);
-    assertThat(TableMetadataParser.fromJson(after.metadataJson()).properties())
-        .containsEntry("owner", "carol");
-    assertThat(driver.rawTable(ORDERS).length).isLessThan(TableState.toInlineBytes(after).length);
+    CommandReply reply = driver.singleReply();
+    assertThat(reply.accepted()).isFalse();
+    assertThat(reply.rejection().code()).isEqualTo(RejectionCode.INTERNAL_ERROR);
+    assertThat(reply.rejection().message()).contains("table state format 1");
+    assertThat(driver.rawTable(ORDERS)).isEqualTo(inline);
   }
 
   @Test
