@@ -3,6 +3,7 @@ package dev.floe.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -91,7 +92,7 @@ public final class Bench {
       results.get(name).putAll(runs.get(i).setUpResults());
     }
     ObjectNode document = RestTarget.JSON.createObjectNode();
-    document.put("date", java.time.OffsetDateTime.now().toString());
+    document.put("date", OffsetDateTime.now().toString());
     document.set("machine", RestTarget.JSON.valueToTree(Machine.describe()));
     document.set("settings", RestTarget.JSON.valueToTree(settings));
     document.set("options", RestTarget.JSON.valueToTree(options));

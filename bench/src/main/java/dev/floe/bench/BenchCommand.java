@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +128,7 @@ record BenchCommand(
       targets.add(target);
     }
     return new BenchCommand(
-        List.copyOf(targets), java.util.Collections.unmodifiableMap(options), settings, only);
+        List.copyOf(targets), Collections.unmodifiableMap(options), settings, only);
   }
 
   /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH]]}. */

@@ -3,6 +3,9 @@ package dev.floe.bench;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
@@ -57,11 +60,11 @@ final class BigTable {
     refs.putObject("main").put("snapshot-id", count).put("type", "branch");
     String file = location + "/metadata/00001-big.metadata.json";
     try {
-      Path path = Path.of(java.net.URI.create(file.startsWith("file:/") ? file : "file:" + file));
+      Path path = Path.of(URI.create(file.startsWith("file:/") ? file : "file:" + file));
       Files.createDirectories(path.getParent());
       Files.writeString(path, big.toString());
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     RestTarget.Response registered =
         target.call(

@@ -1,8 +1,12 @@
 package dev.floe.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
@@ -31,14 +35,13 @@ final class HotAppends {
    */
   Stats run(int seconds, int writers) {
     String[] parts = table.split("/");
-    Namespace namespace =
-        Namespace.of(parts[1].split(java.util.regex.Pattern.quote(target.separator)));
+    Namespace namespace = Namespace.of(parts[1].split(Pattern.quote(target.separator)));
     TableIdentifier id = TableIdentifier.of(namespace, parts[3]);
     try (RESTCatalog catalog = javaClient()) {
       // Each 409 comes back to the writer's loop, which counts it and retries at once.
       catalog.loadTable(id).updateProperties().set("commit.retry.num-retries", "0").commit();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
     Stats stats = new Stats();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
@@ -93,7 +96,7 @@ final class HotAppends {
 
   private static DataFile file() {
     return DataFiles.builder(PartitionSpec.unpartitioned())
-        .withPath("/tmp/floe-bench/data/" + java.util.UUID.randomUUID() + ".parquet")
+        .withPath("/tmp/floe-bench/data/" + UUID.randomUUID() + ".parquet")
         .withFileSizeInBytes(1024)
         .withRecordCount(10)
         .build();

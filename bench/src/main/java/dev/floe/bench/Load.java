@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 
 /** How a workload's requests are sent: closed-loop for throughput, open-loop for latency. */
@@ -43,7 +46,7 @@ final class Load {
       long due = start + i * interval;
       long wait = due - System.nanoTime();
       if (wait > 0) {
-        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+        LockSupport.parkNanos(wait);
       }
       pool.execute(
           () -> {
@@ -80,20 +83,20 @@ final class Load {
   }
 
   /** Runs {@code tasks} tasks, each on a thread of its own, and waits for all. */
-  static void parallel(int tasks, java.util.function.IntConsumer task) {
+  static void parallel(int tasks, IntConsumer task) {
     parallel(tasks, task, tasks);
   }
 
   /** Runs {@code tasks} tasks on {@code threads} threads (at most 64) and waits for all. */
-  static void parallel(int tasks, java.util.function.IntConsumer task, int threads) {
+  static void parallel(int tasks, IntConsumer task, int threads) {
     ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads, 64)));
-    List<java.util.concurrent.Future<?>> futures = new ArrayList<>();
+    List<Future<?>> futures = new ArrayList<>();
     for (int i = 0; i < tasks; i++) {
       int index = i;
       futures.add(pool.submit(() -> task.accept(index)));
     }
     try {
-      for (java.util.concurrent.Future<?> future : futures) {
+      for (Future<?> future : futures) {
         future.get();
       }
     } catch (Exception e) {

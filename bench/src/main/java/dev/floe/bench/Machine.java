@@ -1,5 +1,6 @@
 package dev.floe.bench;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -27,7 +28,7 @@ final class Machine {
           return line.substring(line.indexOf(':') + 1).trim();
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // not Linux
     }
     return "unknown";
@@ -41,7 +42,7 @@ final class Machine {
           return Math.round(kib / 1024.0 / 1024.0);
         }
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // not Linux
     }
     return -1;

@@ -2,6 +2,9 @@ package dev.floe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -15,24 +18,19 @@ final class Report {
    * Prints the Markdown of a run's JSON file ({@code floe bench --json}); a second file, {@link
    * KafkaFloor}'s {@code --json}, adds its figures to the first catalog's column.
    */
-  public static void main(String[] args) throws java.io.IOException {
+  public static void main(String[] args) throws IOException {
     if (args[0].equals("--compare")) {
       // Two configurations of one catalog (bench/object-storage.sh): the run and its table only.
-      JsonNode run =
-          RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
+      JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
       StringBuilder md = new StringBuilder();
       header(md, run);
       table(md, run.path("results"));
       System.out.print(md);
       return;
     }
-    JsonNode run =
-        RestTarget.JSON.readTree(java.nio.file.Files.readString(java.nio.file.Path.of(args[0])));
+    JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[0])));
     if (args.length > 1) {
-      ObjectNode floor =
-          (ObjectNode)
-              RestTarget.JSON.readTree(
-                  java.nio.file.Files.readString(java.nio.file.Path.of(args[1])));
+      ObjectNode floor = (ObjectNode) RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
       JsonNode results = run.path("results");
       ((ObjectNode) results.path(results.fieldNames().next())).setAll(floor);
     }

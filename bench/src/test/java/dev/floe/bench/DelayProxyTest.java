@@ -3,6 +3,7 @@ package dev.floe.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.io.PrintWriter;
@@ -65,7 +66,7 @@ class DelayProxyTest {
       while ((line = in.readLine()) != null) {
         out.println("echo " + line);
       }
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       // the test closed the connection
     }
   }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -35,7 +36,7 @@ class FloeBenchCommandIT {
 
   @BeforeAll
   static void startFloe() throws Exception {
-    java.util.Properties config = new java.util.Properties();
+    Properties config = new Properties();
     config.setProperty("floe.port", "0");
     config.setProperty("floe.data-dir", dir.resolve("floe").toString());
     floe = FloeServer.start(FloeConfig.fromProperties(config));

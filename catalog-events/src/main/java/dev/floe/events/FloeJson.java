@@ -3,9 +3,13 @@ package dev.floe.events;
 import com.fasterxml.jackson.annotation.JsonAutoDetect;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.PropertyAccessor;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonFactoryBuilder;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import org.apache.iceberg.rest.RESTSerializers;
@@ -54,9 +58,9 @@ public final class FloeJson {
     // Floe's own records carry whole metadata documents as strings (RecordLimits).
     ObjectMapper mapper =
         new ObjectMapper(
-            new com.fasterxml.jackson.core.JsonFactoryBuilder()
+            new JsonFactoryBuilder()
                 .streamReadConstraints(
-                    com.fasterxml.jackson.core.StreamReadConstraints.builder()
+                    StreamReadConstraints.builder()
                         .maxStringLength(RecordLimits.MAX_RECORD_BYTES)
                         .build())
                 .build());
@@ -73,15 +77,12 @@ public final class FloeJson {
   private static ObjectMapper newRestMapper() {
     ObjectMapper mapper =
         new ObjectMapper(
-            new com.fasterxml.jackson.core.JsonFactoryBuilder()
-                .configure(com.fasterxml.jackson.core.JsonFactory.Feature.INTERN_FIELD_NAMES, false)
-                .configure(
-                    com.fasterxml.jackson.core.JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW,
-                    false)
+            new JsonFactoryBuilder()
+                .configure(JsonFactory.Feature.INTERN_FIELD_NAMES, false)
+                .configure(JsonFactory.Feature.FAIL_ON_SYMBOL_HASH_OVERFLOW, false)
                 .streamReadConstraints(RestRequestLimits.readConstraints())
                 .build());
-    mapper.setPropertyNamingStrategy(
-        new com.fasterxml.jackson.databind.PropertyNamingStrategies.KebabCaseStrategy());
+    mapper.setPropertyNamingStrategy(new PropertyNamingStrategies.KebabCaseStrategy());
     mapper.setVisibility(PropertyAccessor.FIELD, JsonAutoDetect.Visibility.ANY);
     mapper.configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     RESTSerializers.registerAll(mapper);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Collections;
 import java.util.List;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
@@ -221,9 +222,9 @@ class RestRequestLimitsTest {
 
   private static String commit(int requirements, int updates) {
     return "{\"requirements\":["
-        + String.join(",", java.util.Collections.nCopies(requirements, ASSERT_UUID))
+        + String.join(",", Collections.nCopies(requirements, ASSERT_UUID))
         + "],\"updates\":["
-        + String.join(",", java.util.Collections.nCopies(updates, SET_PROPERTY))
+        + String.join(",", Collections.nCopies(updates, SET_PROPERTY))
         + "]}";
   }
 }

@@ -2,6 +2,7 @@ package dev.floe.client;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
+import dev.floe.events.RecordLimits;
 import dev.floe.events.Topics;
 import dev.floe.events.command.CatalogCommand;
 import java.time.Duration;
@@ -196,8 +197,7 @@ public final class CommandGateway implements AutoCloseable {
     props.put(ProducerConfig.ACKS_CONFIG, "all");
     props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-    props.put(
-        ProducerConfig.MAX_REQUEST_SIZE_CONFIG, dev.floe.events.RecordLimits.MAX_REQUEST_BYTES);
+    props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordLimits.MAX_REQUEST_BYTES);
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
     props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
     return props;

@@ -2,7 +2,7 @@ package dev.floe.processor;
 
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
-import dev.floe.infra.storage.location.Claims;
+import dev.floe.infra.storage.authority.Claims;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;

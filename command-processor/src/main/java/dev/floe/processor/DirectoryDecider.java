@@ -28,13 +28,15 @@ import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.NamespaceState;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -125,7 +127,7 @@ public final class DirectoryDecider {
       return Optional.empty();
     }
     String[] levels = namespace.levels();
-    Namespace parent = Namespace.of(java.util.Arrays.copyOf(levels, levels.length - 1));
+    Namespace parent = Namespace.of(Arrays.copyOf(levels, levels.length - 1));
     if (directory.namespace(parent).isEmpty()) {
       return Optional.of(Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", parent));
     }
@@ -174,9 +176,7 @@ public final class DirectoryDecider {
       return Decision.rejected(
           id,
           Rejection.of(
-              UNPROCESSABLE,
-              "Cannot set and remove the same keys: %s",
-              new java.util.TreeSet<>(both)));
+              UNPROCESSABLE, "Cannot set and remove the same keys: %s", new TreeSet<>(both)));
     }
     Optional<NamespaceState> state = directory.namespace(c.namespace());
     if (state.isEmpty()) {

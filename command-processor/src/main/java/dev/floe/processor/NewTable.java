@@ -1,6 +1,8 @@
 package dev.floe.processor;
 
 import dev.floe.events.command.CreateTableCommand;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.location.Location;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.apache.iceberg.PartitionSpec;
@@ -38,8 +40,7 @@ record NewTable(TableMetadata metadata, String metadataLocation) {
 
   /** {@code <area>/<table>-<uuid>}: a recreated table never reuses a dropped one's files. */
   private static String defaultLocation(CreateTableCommand c, String area, String uuid) {
-    return dev.floe.infra.storage.location.LocationAuthority.defaultLocation(
-        dev.floe.infra.storage.location.Location.parse(area), c.identifier().name(), uuid);
+    return LocationAuthority.defaultLocation(Location.parse(area), c.identifier().name(), uuid);
   }
 
   /** {@code <metadata dir>/<version>-<command id>.metadata.json}, named by the command. */

@@ -3,9 +3,9 @@ package dev.floe.processor;
 import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 
 import dev.floe.events.Rejection;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
-import dev.floe.infra.storage.location.LocationAuthority;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

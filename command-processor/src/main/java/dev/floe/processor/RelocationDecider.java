@@ -10,9 +10,10 @@ import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.processor.step.CommitRelocatedStep;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -71,8 +72,7 @@ public final class RelocationDecider {
       }
     }
     return Decision.step(
-        new dev.floe.processor.step.CommitRelocatedStep(
-            c.header(), c.warehouse(), identifier, c.change(), held));
+        new CommitRelocatedStep(c.header(), c.warehouse(), identifier, c.change(), held));
   }
 
   /** Why the entity may not hold this location too, if it may not. */

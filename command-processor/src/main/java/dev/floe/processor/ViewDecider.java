@@ -13,7 +13,7 @@ import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.state.TableState;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;

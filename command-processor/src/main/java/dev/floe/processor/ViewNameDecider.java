@@ -5,14 +5,15 @@ import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Rejection;
 import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RenameViewCommand;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
-import dev.floe.infra.storage.location.LocationAuthority;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;
@@ -21,6 +22,8 @@ import dev.floe.processor.step.RegisterViewStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
@@ -28,6 +31,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
+import org.apache.iceberg.view.ViewProperties;
 
 /**
  * The name half of view commands, on the warehouse key. Tables and views share one name space per
@@ -141,7 +145,7 @@ final class ViewNameDecider {
     if (location == null) {
       return Optional.of(new Rejection(INVALID_REQUEST, "Invalid view metadata: no location"));
     }
-    java.util.Map<String, String> properties = new java.util.HashMap<>();
+    Map<String, String> properties = new HashMap<>();
     c.metadata()
         .path("properties")
         .fields()
@@ -197,8 +201,7 @@ final class ViewNameDecider {
 
   /** {@code write.metadata.path} when the view sets it, else {@code <location>/metadata}. */
   static String metadataLocation(ViewMetadata metadata, int version, String commandId) {
-    String dir =
-        metadata.properties().get(org.apache.iceberg.view.ViewProperties.WRITE_METADATA_LOCATION);
+    String dir = metadata.properties().get(ViewProperties.WRITE_METADATA_LOCATION);
     // The view's own spelling of its locations is kept (no normal form): clients compare them.
     String base = trimSlash(dir != null ? dir : metadata.location() + "/metadata");
     return String.format("%s/%05d-%s.metadata.json", base, version, commandId);
@@ -208,7 +211,7 @@ final class ViewNameDecider {
     return location.endsWith("/") ? location.substring(0, location.length() - 1) : location;
   }
 
-  static com.fasterxml.jackson.databind.JsonNode json(ViewMetadata metadata) {
+  static JsonNode json(ViewMetadata metadata) {
     try {
       return FloeJson.mapper().readTree(ViewMetadataParser.toJson(metadata));
     } catch (IOException e) {

@@ -14,6 +14,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotParser;
+import org.apache.iceberg.SnapshotRefType;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -48,7 +49,7 @@ class AuthorshipTest {
             List.of(
                 new MetadataUpdate.AddSnapshot(sent),
                 new MetadataUpdate.SetSnapshotRef(
-                    "main", 7L, org.apache.iceberg.SnapshotRefType.BRANCH, null, null, null)));
+                    "main", 7L, SnapshotRefType.BRANCH, null, null, null)));
 
     Decision decision =
         TableDecider.commit(

@@ -10,6 +10,7 @@ import dev.floe.events.state.TableState;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -129,7 +130,7 @@ class CommittedMetadataTest {
   }
 
   private static List<MetadataUpdate> concat(List<MetadataUpdate> a, List<MetadataUpdate> b) {
-    return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
+    return Stream.concat(a.stream(), b.stream()).toList();
   }
 
   private static String snapshot(long id, Long parent, long sequence, long time) {

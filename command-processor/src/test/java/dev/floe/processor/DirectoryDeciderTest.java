@@ -11,30 +11,50 @@ import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.CompletePurgeCommand;
 import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.CreateTableCommand;
+import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.RegisterTableCommand;
+import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.authority.Claims;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Predicate;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.PartitionSpecParser;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.UnboundPartitionSpec;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.requests.ImmutableCreateViewRequest;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.view.ImmutableSQLViewRepresentation;
+import org.apache.iceberg.view.ImmutableViewVersion;
+import org.apache.iceberg.view.ViewVersion;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -49,9 +69,8 @@ class DirectoryDeciderTest {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "data", Types.StringType.get()));
 
-  private static final dev.floe.infra.storage.location.LocationAuthority LOCATIONS =
-      new dev.floe.infra.storage.location.LocationAuthority(
-          dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, ROOT)));
+  private static final LocationAuthority LOCATIONS =
+      new LocationAuthority(StorageConfig.local(Map.of(WAREHOUSE, ROOT)));
 
   private final FakeDirectory directory = new FakeDirectory();
 
@@ -63,7 +82,9 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, LOCATIONS, new CreateNamespaceCommand(header("c-1"), WAREHOUSE, DB, properties));
+              directory,
+              LOCATIONS,
+              new CreateNamespaceCommand(header("c-1"), WAREHOUSE, DB, properties));
 
       assertThat(decision.events())
           .containsExactly(new NamespaceCreatedEvent(WAREHOUSE, DB, properties, "c-1", "alice", 1));
@@ -78,7 +99,9 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, LOCATIONS, new CreateNamespaceCommand(header("c-2"), WAREHOUSE, DB, Map.of()));
+              directory,
+              LOCATIONS,
+              new CreateNamespaceCommand(header("c-2"), WAREHOUSE, DB, Map.of()));
 
       assertRejected(
           decision, "c-2", RejectionCode.NAMESPACE_ALREADY_EXISTS, "Namespace already exists: db");
@@ -104,7 +127,9 @@ class DirectoryDeciderTest {
 
       Decision decision =
           DirectoryDecider.decide(
-              directory, LOCATIONS, new CreateNamespaceCommand(header("c-4"), WAREHOUSE, sales, Map.of()));
+              directory,
+              LOCATIONS,
+              new CreateNamespaceCommand(header("c-4"), WAREHOUSE, sales, Map.of()));
 
       assertThat(decision.events())
           .containsExactly(
@@ -248,7 +273,8 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-40", ROOT + "/db/custom/orders/"));
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-40", ROOT + "/db/custom/orders/"));
 
       assertThat(decision.isRejected()).isFalse();
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
@@ -260,7 +286,8 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-41", "file:///elsewhere/orders"));
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-41", "file:///elsewhere/orders"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
       assertThat(decision.reply().rejection().message()).contains("outside the namespace");
@@ -284,7 +311,8 @@ class DirectoryDeciderTest {
 
       for (String requested :
           List.of(ROOT + "/db/shared/t", ROOT + "/db/shared", ROOT + "/db/shared/t/inner")) {
-        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-43", requested));
+        Decision decision =
+            DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-43", requested));
         assertThat(decision.reply().rejection().code())
             .as(requested)
             .isEqualTo(RejectionCode.INVALID_REQUEST);
@@ -298,7 +326,8 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/shared/t", "db.other");
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-44", ROOT + "/db/shared/t2"));
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-44", ROOT + "/db/shared/t2"));
 
       assertThat(decision.isRejected()).isFalse();
     }
@@ -309,7 +338,8 @@ class DirectoryDeciderTest {
       directory.givenPurge(ROOT + "/db/gone");
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-45", ROOT + "/db/gone/sub"));
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-45", ROOT + "/db/gone/sub"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
     }
@@ -322,20 +352,15 @@ class DirectoryDeciderTest {
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
-              new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-46"), WAREHOUSE, ROOT + "/db/gone"));
+              new CompletePurgeCommand(header("c-46"), WAREHOUSE, ROOT + "/db/gone"));
       directory.purges.clear();
       Decision second =
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
-              new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-47"), WAREHOUSE, ROOT + "/db/gone"));
+              new CompletePurgeCommand(header("c-47"), WAREHOUSE, ROOT + "/db/gone"));
 
-      assertThat(first.events())
-          .hasSize(1)
-          .first()
-          .isInstanceOf(dev.floe.events.event.TableFilesPurgedEvent.class);
+      assertThat(first.events()).hasSize(1).first().isInstanceOf(TableFilesPurgedEvent.class);
       assertThat(second.events()).isEmpty();
       assertThat(second.reply().accepted()).isTrue();
     }
@@ -490,12 +515,20 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/other-1234", other.toString());
 
       for (String requested :
-          List.of(ROOT + "/db//other-1234", "file:/warehouses/wh/db/other-1234/x", ROOT + "/db/%6fther-1234", ROOT + "/db")) {
-        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-60", requested));
-        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+          List.of(
+              ROOT + "/db//other-1234",
+              "file:/warehouses/wh/db/other-1234/x",
+              ROOT + "/db/%6fther-1234",
+              ROOT + "/db")) {
+        Decision decision =
+            DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-60", requested));
+        assertThat(decision.reply().rejection().code())
+            .as(requested)
+            .isEqualTo(RejectionCode.INVALID_REQUEST);
         assertThat(decision.reply().rejection().message())
             .as(requested)
-            .containsAnyOf("overlaps the location of another table or view", "outside the namespace")
+            .containsAnyOf(
+                "overlaps the location of another table or view", "outside the namespace")
             .startsWith("Location " + requested + " ")
             .doesNotContain("db.other");
       }
@@ -506,7 +539,8 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
 
       Decision decision =
-          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-61", "file:/warehouses/wh/db/x/orders"));
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-61", "file:/warehouses/wh/db/x/orders"));
 
       assertThat(((CreateTableStep) decision.steps().get(0)).metadata().location())
           .isEqualTo("file:/warehouses/wh/db/x/orders");
@@ -518,10 +552,16 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/other-1234", other.toString());
 
       for (String requested : List.of("file:///elsewhere/v", ROOT + "/db/other-1234/v", "file:/")) {
-        Decision decision = DirectoryDecider.decide(directory, LOCATIONS, createView("c-62", requested));
-        assertThat(decision.reply().rejection().code()).as(requested).isEqualTo(RejectionCode.INVALID_REQUEST);
+        Decision decision =
+            DirectoryDecider.decide(directory, LOCATIONS, createView("c-62", requested));
+        assertThat(decision.reply().rejection().code())
+            .as(requested)
+            .isEqualTo(RejectionCode.INVALID_REQUEST);
       }
-      assertThat(DirectoryDecider.decide(directory, LOCATIONS, createView("c-63", ROOT + "/db/views/v")).isRejected())
+      assertThat(
+              DirectoryDecider.decide(
+                      directory, LOCATIONS, createView("c-63", ROOT + "/db/views/v"))
+                  .isRejected())
           .isFalse();
     }
 
@@ -530,20 +570,28 @@ class DirectoryDeciderTest {
       directory.givenNamespace(DB, Map.of(), 1);
       TableMetadata metadata =
           TableMetadata.newTableMetadata(
-              SCHEMA, org.apache.iceberg.PartitionSpec.unpartitioned(), ROOT + "/db/reg", Map.of());
+              SCHEMA, PartitionSpec.unpartitioned(), ROOT + "/db/reg", Map.of());
 
       Decision outside =
           DirectoryDecider.decide(
-              directory, LOCATIONS, register("c-64", "file:///elsewhere/m.metadata.json", metadata));
+              directory,
+              LOCATIONS,
+              register("c-64", "file:///elsewhere/m.metadata.json", metadata));
       Decision elsewhereInRoot =
           DirectoryDecider.decide(
-              directory, LOCATIONS, register("c-65", ROOT + "/db/another/m.metadata.json", metadata));
+              directory,
+              LOCATIONS,
+              register("c-65", ROOT + "/db/another/m.metadata.json", metadata));
       Decision inside =
           DirectoryDecider.decide(
-              directory, LOCATIONS, register("c-66", ROOT + "/db/reg/metadata/m.metadata.json", metadata));
+              directory,
+              LOCATIONS,
+              register("c-66", ROOT + "/db/reg/metadata/m.metadata.json", metadata));
 
-      assertThat(outside.reply().rejection().message()).contains("outside the namespace's storage area");
-      assertThat(elsewhereInRoot.reply().rejection().message()).contains("outside the table's location");
+      assertThat(outside.reply().rejection().message())
+          .contains("outside the namespace's storage area");
+      assertThat(elsewhereInRoot.reply().rejection().message())
+          .contains("outside the table's location");
       assertThat(inside.isRejected()).isFalse();
     }
 
@@ -554,17 +602,25 @@ class DirectoryDeciderTest {
       directory.givenLocation(ROOT + "/db/orders-1", ORDERS.toString());
       directory.givenLocation(ROOT + "/db/other-1234", other.toString());
 
-      Decision moved = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-67", ROOT + "/db/moved/orders"));
-      Decision inside = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-68", ROOT + "/db/orders-1/sub"));
-      Decision over = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-69", ROOT + "/db//other-1234"));
-      Decision away = DirectoryDecider.decide(directory, LOCATIONS, relocate("c-70", "file:///elsewhere/orders"));
+      Decision moved =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, relocate("c-67", ROOT + "/db/moved/orders"));
+      Decision inside =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, relocate("c-68", ROOT + "/db/orders-1/sub"));
+      Decision over =
+          DirectoryDecider.decide(directory, LOCATIONS, relocate("c-69", ROOT + "/db//other-1234"));
+      Decision away =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, relocate("c-70", "file:///elsewhere/orders"));
 
-      assertThat(((dev.floe.processor.step.CommitRelocatedStep) moved.steps().get(0)).held())
+      assertThat(((CommitRelocatedStep) moved.steps().get(0)).held())
           .containsExactly(ROOT + "/db/orders-1", ROOT + "/db/moved/orders");
-      assertThat(((dev.floe.processor.step.CommitRelocatedStep) inside.steps().get(0)).held())
+      assertThat(((CommitRelocatedStep) inside.steps().get(0)).held())
           .containsExactly(ROOT + "/db/orders-1");
       assertThat(over.reply().rejection().message()).contains("overlaps");
-      assertThat(away.reply().rejection().message()).contains("outside the namespace's storage areas");
+      assertThat(away.reply().rejection().message())
+          .contains("outside the namespace's storage areas");
     }
 
     @Test
@@ -575,17 +631,25 @@ class DirectoryDeciderTest {
           DirectoryDecider.decide(
               directory,
               LOCATIONS,
-              new dev.floe.events.command.CompletePurgeCommand(
-                  header("c-71"), WAREHOUSE, ROOT + "/db/gone", "a live table or view holds part of it"));
+              new CompletePurgeCommand(
+                  header("c-71"),
+                  WAREHOUSE,
+                  ROOT + "/db/gone",
+                  "a live table or view holds part of it"));
 
       assertThat(decision.events())
           .containsExactly(
-              new dev.floe.events.event.TablePurgeRefusedEvent(
-                  WAREHOUSE, ROOT + "/db/gone", "a live table or view holds part of it", "c-71", "alice", 1));
+              new TablePurgeRefusedEvent(
+                  WAREHOUSE,
+                  ROOT + "/db/gone",
+                  "a live table or view holds part of it",
+                  "c-71",
+                  "alice",
+                  1));
     }
 
-    private dev.floe.events.command.RelocateCommand relocate(String id, String location) {
-      return new dev.floe.events.command.RelocateCommand(
+    private RelocateCommand relocate(String id, String location) {
+      return new RelocateCommand(
           header(id),
           WAREHOUSE,
           new CommitTableCommand(
@@ -593,34 +657,30 @@ class DirectoryDeciderTest {
               WAREHOUSE,
               ORDERS,
               List.of(),
-              List.of(new org.apache.iceberg.MetadataUpdate.SetLocation(location))));
+              List.of(new MetadataUpdate.SetLocation(location))));
     }
 
-    private dev.floe.events.command.RegisterTableCommand register(
-        String id, String file, TableMetadata metadata) {
-      return new dev.floe.events.command.RegisterTableCommand(
+    private RegisterTableCommand register(String id, String file, TableMetadata metadata) {
+      return new RegisterTableCommand(
           header(id), WAREHOUSE, TableIdentifier.of(DB, "reg"), file, metadata, false);
     }
 
-    private dev.floe.events.command.CreateViewCommand createView(String id, String location) {
-      org.apache.iceberg.view.ViewVersion version =
-          org.apache.iceberg.view.ImmutableViewVersion.builder()
+    private CreateViewCommand createView(String id, String location) {
+      ViewVersion version =
+          ImmutableViewVersion.builder()
               .versionId(1)
               .timestampMillis(1L)
               .schemaId(0)
               .defaultNamespace(DB)
               .addRepresentations(
-                  org.apache.iceberg.view.ImmutableSQLViewRepresentation.builder()
-                      .sql("select 1")
-                      .dialect("spark")
-                      .build())
+                  ImmutableSQLViewRepresentation.builder().sql("select 1").dialect("spark").build())
               .build();
-      return new dev.floe.events.command.CreateViewCommand(
+      return new CreateViewCommand(
           header(id),
           WAREHOUSE,
           ROOT,
           TableIdentifier.of(DB, "v"),
-          org.apache.iceberg.rest.requests.ImmutableCreateViewRequest.builder()
+          ImmutableCreateViewRequest.builder()
               .name("v")
               .location(location)
               .schema(SCHEMA)
@@ -661,7 +721,7 @@ class DirectoryDeciderTest {
 
     private final TreeMap<String, NamespaceState> namespaces = new TreeMap<>();
     private final Set<TableIdentifier> tables = new HashSet<>();
-    private final Map<String, String> locations = new java.util.HashMap<>();
+    private final Map<String, String> locations = new HashMap<>();
     private final Set<String> purges = new HashSet<>();
 
     void givenLocation(String location, String owner) {
@@ -703,10 +763,10 @@ class DirectoryDeciderTest {
     }
 
     @Override
-    public Optional<dev.floe.events.state.TableEntry> table(TableIdentifier identifier) {
+    public Optional<TableEntry> table(TableIdentifier identifier) {
       return tables.contains(identifier)
           ? Optional.of(
-              new dev.floe.events.state.TableEntry(
+              new TableEntry(
                   "c-0",
                   locations.entrySet().stream()
                       .filter(e -> e.getValue().equals(tableHolder(identifier)))
@@ -717,9 +777,9 @@ class DirectoryDeciderTest {
     }
 
     @Override
-    public Optional<dev.floe.events.state.TableEntry> view(TableIdentifier identifier) {
+    public Optional<TableEntry> view(TableIdentifier identifier) {
       return views.contains(identifier)
-          ? Optional.of(new dev.floe.events.state.TableEntry("c-0", null))
+          ? Optional.of(new TableEntry("c-0", null))
           : Optional.empty();
     }
 
@@ -735,27 +795,21 @@ class DirectoryDeciderTest {
 
     /** Claims as the store keeps them: by canonical location, found by lookups and a scan. */
     @Override
-    public dev.floe.infra.storage.location.Claims claims() {
+    public Claims claims() {
       TreeMap<String, String> index = new TreeMap<>();
       locations.forEach(
-          (location, owner) ->
-              index.put(
-                  dev.floe.infra.storage.location.Location.parse(location).canonical(), owner));
+          (location, owner) -> index.put(Location.parse(location).canonical(), owner));
       purges.forEach(
-          location ->
-              index.put(
-                  dev.floe.infra.storage.location.Location.parse(location).canonical(),
-                  "purge:" + location));
-      return new dev.floe.infra.storage.location.Claims() {
+          location -> index.put(Location.parse(location).canonical(), "purge:" + location));
+      return new Claims() {
         @Override
         public Optional<String> holderAt(String canonical) {
           return Optional.ofNullable(index.get(canonical));
         }
 
         @Override
-        public Optional<String> holderUnder(
-            String canonical, java.util.function.Predicate<String> counts) {
-          String prefix = dev.floe.infra.storage.location.Claims.below(canonical);
+        public Optional<String> holderUnder(String canonical, Predicate<String> counts) {
+          String prefix = Claims.below(canonical);
           return index.tailMap(prefix, false).entrySet().stream()
               .takeWhile(e -> e.getKey().startsWith(prefix))
               .map(Map.Entry::getValue)

@@ -443,7 +443,7 @@ class TableDeciderTest {
               commit(
                   "c-uuid",
                   List.of(),
-                  List.of(new MetadataUpdate.AssignUUID(java.util.UUID.randomUUID().toString()))));
+                  List.of(new MetadataUpdate.AssignUUID(UUID.randomUUID().toString()))));
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
       assertThat(decision.reply().rejection().message()).startsWith("Cannot assign uuid");
     }

@@ -9,10 +9,13 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.TableChange;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.authority.Claims;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.ResolvePreparedStep;
 import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,6 +23,7 @@ import java.util.Set;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 class TransactionCoordinatorTest {
@@ -40,8 +44,7 @@ class TransactionCoordinatorTest {
     assertThat(outcome.decision().steps())
         .extracting(Step::identifier, step -> step.getClass())
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(A, PrepareTableStep.class),
-            org.assertj.core.groups.Tuple.tuple(B, PrepareTableStep.class));
+            Tuple.tuple(A, PrepareTableStep.class), Tuple.tuple(B, PrepareTableStep.class));
     assertThat(outcome.state().active().command()).isEqualTo(t1);
   }
 
@@ -91,10 +94,10 @@ class TransactionCoordinatorTest {
     assertThat(decision.steps())
         .extracting(Step::identifier, Step::getClass)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(A, ResolvePreparedStep.class),
-            org.assertj.core.groups.Tuple.tuple(B, ResolvePreparedStep.class),
-            org.assertj.core.groups.Tuple.tuple(B, PrepareTableStep.class),
-            org.assertj.core.groups.Tuple.tuple(C, PrepareTableStep.class));
+            Tuple.tuple(A, ResolvePreparedStep.class),
+            Tuple.tuple(B, ResolvePreparedStep.class),
+            Tuple.tuple(B, PrepareTableStep.class),
+            Tuple.tuple(C, PrepareTableStep.class));
     assertThat(decision.steps().subList(0, 2))
         .allMatch(step -> ((ResolvePreparedStep) step).commit());
     assertThat(afterA.state().active().command()).isEqualTo(t2);
@@ -167,7 +170,7 @@ class TransactionCoordinatorTest {
 
   private static CommitTransactionCommand transaction(String id, TableIdentifier... tables) {
     List<TableChange> changes =
-        java.util.Arrays.stream(tables)
+        Arrays.stream(tables)
             .map(
                 t ->
                     new TableChange(
@@ -210,14 +213,14 @@ class TransactionCoordinatorTest {
     }
 
     @Override
-    public Optional<dev.floe.events.state.TableEntry> table(TableIdentifier identifier) {
+    public Optional<TableEntry> table(TableIdentifier identifier) {
       return tables.contains(identifier)
-          ? Optional.of(new dev.floe.events.state.TableEntry("c-0", null))
+          ? Optional.of(new TableEntry("c-0", null))
           : Optional.empty();
     }
 
     @Override
-    public Optional<dev.floe.events.state.TableEntry> view(TableIdentifier identifier) {
+    public Optional<TableEntry> view(TableIdentifier identifier) {
       return Optional.empty();
     }
 
@@ -232,8 +235,8 @@ class TransactionCoordinatorTest {
     }
 
     @Override
-    public dev.floe.infra.storage.location.Claims claims() {
-      return dev.floe.infra.storage.location.Claims.NONE;
+    public Claims claims() {
+      return Claims.NONE;
     }
 
     @Override

@@ -28,6 +28,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -129,7 +130,7 @@ final class AccessSetup {
   static void bootstrapAdmin(
       FloeConfig config,
       AccessView view,
-      java.util.function.Function<ChangeAccessCommand, CommandReply> submit,
+      Function<ChangeAccessCommand, CommandReply> submit,
       String instanceId) {
     Path file = config.dataDir().resolve("admin.token");
     String token = readOrCreateToken(file);
@@ -168,9 +169,7 @@ final class AccessSetup {
    * instance from the access state.
    */
   static void ensureInstanceSecret(
-      AccessView view,
-      java.util.function.Function<ChangeAccessCommand, CommandReply> submit,
-      String instanceId) {
+      AccessView view, Function<ChangeAccessCommand, CommandReply> submit, String instanceId) {
     if (view.snapshot().instanceSecret().isEmpty()) {
       expectAccepted(
           submit.apply(

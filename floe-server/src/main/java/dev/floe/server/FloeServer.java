@@ -1,10 +1,12 @@
 package dev.floe.server;
 
+import dev.floe.api.auth.Authenticator;
 import dev.floe.api.http.ApiException;
 import dev.floe.api.http.AsOfCatalogs;
 import dev.floe.api.http.CatalogContext;
 import dev.floe.api.http.CatalogMetrics;
 import dev.floe.api.http.ConnectionLimits;
+import dev.floe.api.http.Forwarder;
 import dev.floe.api.http.HealthHandlers;
 import dev.floe.api.http.HttpErrors;
 import dev.floe.api.http.IcebergRoutes;
@@ -13,7 +15,10 @@ import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.client.CommandGateway;
 import dev.floe.client.KafkaReachability;
+import dev.floe.events.CommandReply;
 import dev.floe.events.Topics;
+import dev.floe.events.command.CatalogCommand;
+import dev.floe.events.state.StoreNames;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.kafka.EmbeddedKafkaBroker;
 import dev.floe.infra.kafka.TopicProvisioner;
@@ -22,20 +27,26 @@ import dev.floe.infra.storage.StorageSelfCheck;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.ProcessorStarter;
 import dev.floe.projections.StreamsCatalogQueries;
+import dev.floe.projections.access.AccessView;
 import dev.floe.projections.lineage.LineageIndex;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsMetadata;
+import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,11 +66,11 @@ public final class FloeServer implements AutoCloseable {
   private HttpServer http;
   private String bootstrapServers;
   private volatile RestRouter router;
-  private org.apache.kafka.streams.state.HostInfo self;
+  private HostInfo self;
   private Purger purger;
   private KafkaAuditLog audit;
   private LineageIndex lineage;
-  private dev.floe.projections.access.AccessView accessView;
+  private AccessView accessView;
   private final MetadataFiles metadataFiles;
   private final CredentialVendors credentialVendors;
   private KafkaReachability kafkaReachability;
@@ -67,7 +78,7 @@ public final class FloeServer implements AutoCloseable {
   private FloeServer(FloeConfig config) {
     this.config = config;
     this.metadataFiles = new MetadataFiles(config.storage());
-    this.credentialVendors = new CredentialVendors(config.storage(), java.time.Clock.systemUTC());
+    this.credentialVendors = new CredentialVendors(config.storage(), Clock.systemUTC());
   }
 
   public static FloeServer start(FloeConfig config) {
@@ -134,12 +145,8 @@ public final class FloeServer implements AutoCloseable {
             new AsOfCatalogs(bootstrapServers, topics.events()),
             credentialVendors);
     accessView =
-        new dev.floe.projections.access.AccessView(
-                bootstrapServers,
-                topics.applicationId()
-                    + "-"
-                    + dev.floe.events.state.StoreNames.ACCESS
-                    + "-changelog")
+        new AccessView(
+                bootstrapServers, topics.applicationId() + "-" + StoreNames.ACCESS + "-changelog")
             .start(Duration.ofMinutes(5));
     catalog.withAccess(accessView::snapshot);
     InternalAuth internal = new InternalAuth(() -> accessView.snapshot().instanceSecret());
@@ -162,13 +169,13 @@ public final class FloeServer implements AutoCloseable {
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =
         IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
-            .authenticator(new dev.floe.api.auth.Authenticator(config.auth(), accessView::snapshot))
+            .authenticator(new Authenticator(config.auth(), accessView::snapshot))
             .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
             .metrics(metrics)
-            .withForwarder(new dev.floe.api.http.Forwarder(vertx), self.host() + ":" + self.port());
+            .withForwarder(new Forwarder(vertx), self.host() + ":" + self.port());
     purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
@@ -206,7 +213,7 @@ public final class FloeServer implements AutoCloseable {
         ApiException.serviceUnavailable("Floe is starting: its stores are being restored"));
   }
 
-  private dev.floe.events.CommandReply submitNow(dev.floe.events.command.CatalogCommand command) {
+  private CommandReply submitNow(CatalogCommand command) {
     try {
       return gateway.submit(command).get(60, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -215,9 +222,9 @@ public final class FloeServer implements AutoCloseable {
   }
 
   /** The other instances serving this catalog (Kafka Streams' application.server of each). */
-  private java.util.List<org.apache.kafka.streams.state.HostInfo> peers() {
+  private List<HostInfo> peers() {
     return streams.metadataForAllStreamsClients().stream()
-        .map(org.apache.kafka.streams.StreamsMetadata::hostInfo)
+        .map(StreamsMetadata::hostInfo)
         .filter(host -> !host.equals(self))
         .distinct()
         .toList();
@@ -233,7 +240,7 @@ public final class FloeServer implements AutoCloseable {
 
   private void startStreams(Topics topics, int port) {
     String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
-    self = new org.apache.kafka.streams.state.HostInfo(host, port);
+    self = new HostInfo(host, port);
     streams =
         new ProcessorStarter(config, topics, bootstrapServers, metadataFiles)
             .start(host + ":" + port);
@@ -275,7 +282,7 @@ public final class FloeServer implements AutoCloseable {
     }
   }
 
-  private static <T> T await(io.vertx.core.Future<T> future) {
+  private static <T> T await(Future<T> future) {
     try {
       return future.toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
@@ -283,7 +290,7 @@ public final class FloeServer implements AutoCloseable {
     }
   }
 
-  private static void awaitQuietly(io.vertx.core.Future<?> future) {
+  private static void awaitQuietly(Future<?> future) {
     try {
       future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {

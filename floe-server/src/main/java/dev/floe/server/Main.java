@@ -1,9 +1,16 @@
 package dev.floe.server;
 
 import dev.floe.infra.config.FloeConfig;
+import dev.floe.infra.kafka.EmbeddedKafkaBroker;
+import dev.floe.server.cli.LatencyProbe;
+import dev.floe.server.cli.ManageCommand;
+import dev.floe.server.cli.ReplayCommand;
+import dev.floe.server.cli.TailCommand;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /** The {@code floe} command line. */
@@ -41,25 +48,23 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
 
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && ("events".equals(args[0]) || "audit".equals(args[0]))) {
-      System.exit(
-          dev.floe.server.cli.TailCommand.run(
-              args[0], java.util.Arrays.copyOfRange(args, 1, args.length), System.out));
+      System.exit(TailCommand.run(args[0], Arrays.copyOfRange(args, 1, args.length), System.out));
       return;
     }
     if (args.length > 0
-        && java.util.Set.of("principals", "tokens", "grants", "visibility").contains(args[0])) {
+        && Set.of("principals", "tokens", "grants", "visibility").contains(args[0])) {
       System.exit(
-          dev.floe.server.cli.ManageCommand.run(
-              args[0], java.util.Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+          ManageCommand.run(
+              args[0], Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
       return;
     }
     if (args.length > 0 && "replay".equals(args[0])) {
-      System.exit(dev.floe.server.cli.ReplayCommand.run(args, System.out, System.err));
+      System.exit(ReplayCommand.run(args, System.out, System.err));
       return;
     }
     if (args.length > 0 && "latency".equals(args[0])) {
       Map<String, String> flags = flags(args);
-      dev.floe.server.cli.LatencyProbe.run(
+      LatencyProbe.run(
           flags.getOrDefault("--url", "http://localhost:8181"),
           flags.getOrDefault("--warehouse", "default"),
           Integer.parseInt(flags.getOrDefault("--count", "500")),
@@ -120,8 +125,8 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
       }
     }
     Path dataDir = Path.of(flags.getOrDefault("--data-dir", "./floe-broker"));
-    dev.floe.infra.kafka.EmbeddedKafkaBroker broker =
-        new dev.floe.infra.kafka.EmbeddedKafkaBroker(
+    EmbeddedKafkaBroker broker =
+        new EmbeddedKafkaBroker(
             dataDir.resolve("kafka"), Integer.parseInt(flags.getOrDefault("--port", "0")));
     broker.start();
     CountDownLatch stopped = new CountDownLatch(1);

@@ -7,6 +7,7 @@ import dev.floe.events.command.CompletePurgeCommand;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.projections.CatalogQueries;
+import dev.floe.projections.NotLocalException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -59,7 +60,7 @@ final class Purger implements AutoCloseable {
         for (String location : queries.pendingPurges(warehouse)) {
           purge(warehouse, location);
         }
-      } catch (dev.floe.projections.NotLocalException e) {
+      } catch (NotLocalException e) {
         // Another instance hosts this warehouse's directory: its purger does the work.
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

@@ -2,6 +2,8 @@ package dev.floe.projections;
 
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.authority.Claims;
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -64,12 +66,12 @@ public interface CatalogQueries {
    * The locations the directory holds for a table, each checked by the location authority against
    * every other entity's when the table was created, registered or moved. Empty when unknown.
    */
-  default java.util.List<String> heldTableLocations(String warehouse, TableIdentifier identifier) {
-    return java.util.List.of();
+  default List<String> heldTableLocations(String warehouse, TableIdentifier identifier) {
+    return List.of();
   }
 
   /** The locations held by the warehouse's live tables and views (for the purger's last check). */
-  default dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
+  default Claims liveClaims(String warehouse) {
     throw new UnsupportedOperationException("No live directory here");
   }
 
@@ -79,5 +81,5 @@ public interface CatalogQueries {
       String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
   /** Locations of dropped tables whose files wait to be purged, as the tables spelled them. */
-  java.util.List<String> pendingPurges(String warehouse);
+  List<String> pendingPurges(String warehouse);
 }

@@ -2,10 +2,15 @@ package dev.floe.projections;
 
 import dev.floe.events.Keys;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.StoreNames;
+import dev.floe.events.state.TableEntry;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.authority.Claims;
+import dev.floe.infra.storage.authority.DirectoryClaims;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -19,6 +24,7 @@ import org.apache.kafka.streams.KeyQueryMetadata;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.StoreQueryParameters;
 import org.apache.kafka.streams.errors.InvalidStateStoreException;
+import org.apache.kafka.streams.state.HostInfo;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.QueryableStoreTypes;
 import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
@@ -29,20 +35,17 @@ import org.apache.kafka.streams.state.ReadOnlyKeyValueStore;
  */
 public final class StreamsCatalogQueries implements CatalogQueries {
   private static final StringSerializer KEYS = new StringSerializer();
-  private static final java.time.Duration PREPARED_READ_WAIT = java.time.Duration.ofSeconds(10);
+  private static final Duration PREPARED_READ_WAIT = Duration.ofSeconds(10);
 
   private final KafkaStreams streams;
-  private final org.apache.kafka.streams.state.HostInfo self;
+  private final HostInfo self;
   private final MetadataDocuments documents;
 
   /**
    * @param self this instance's {@code application.server}; a key hosted elsewhere throws {@link
    *     NotLocalException} naming the owner, and the API forwards the request there
    */
-  public StreamsCatalogQueries(
-      KafkaStreams streams,
-      org.apache.kafka.streams.state.HostInfo self,
-      MetadataDocuments documents) {
+  public StreamsCatalogQueries(KafkaStreams streams, HostInfo self, MetadataDocuments documents) {
     this.streams = streams;
     this.self = self;
     this.documents = documents;
@@ -57,12 +60,12 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   @Override
   public List<String> heldTableLocations(String warehouse, TableIdentifier identifier) {
     byte[] value = directory(warehouse).get(DirectoryKeys.table(warehouse, identifier));
-    return value == null ? List.of() : dev.floe.events.state.TableEntry.fromBytes(value).held();
+    return value == null ? List.of() : TableEntry.fromBytes(value).held();
   }
 
   @Override
-  public dev.floe.infra.storage.location.Claims liveClaims(String warehouse) {
-    return dev.floe.infra.storage.location.DirectoryClaims.live(directory(warehouse), warehouse);
+  public Claims liveClaims(String warehouse) {
+    return DirectoryClaims.live(directory(warehouse), warehouse);
   }
 
   @Override
@@ -195,7 +198,7 @@ public final class StreamsCatalogQueries implements CatalogQueries {
       it.forEachRemaining(
           entry -> {
             // Values of the first format held no spelling: the key was the location.
-            String spelled = dev.floe.events.state.LocationClaim.fromBytes(entry.value).location();
+            String spelled = LocationClaim.fromBytes(entry.value).location();
             locations.add(spelled != null ? spelled : entry.key.substring(prefix.length()));
           });
     }

@@ -7,10 +7,22 @@ import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.location.Location;
+import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.projections.CatalogQueries;
+import dev.floe.projections.access.AccessSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
+import org.apache.iceberg.catalog.Namespace;
 
 /** What every handler needs: configuration, the read side, the command gateway, Vert.x. */
 public final class CatalogContext {
@@ -21,8 +33,7 @@ public final class CatalogContext {
   private final MetadataFiles metadataFiles;
   private final CatalogMetrics metrics;
   private final AsOfCatalogs asOf;
-  private java.util.function.Supplier<dev.floe.projections.access.AccessSnapshot> access =
-      () -> dev.floe.projections.access.AccessSnapshot.EMPTY;
+  private Supplier<AccessSnapshot> access = () -> AccessSnapshot.EMPTY;
   private final StorageAccess storage;
 
   public CatalogContext(
@@ -33,7 +44,7 @@ public final class CatalogContext {
       MetadataFiles metadataFiles,
       CatalogMetrics metrics,
       AsOfCatalogs asOf,
-      dev.floe.infra.storage.vending.CredentialVendors vendors) {
+      CredentialVendors vendors) {
     this.config = config;
     this.queries = queries;
     this.gateway = gateway;
@@ -53,21 +64,21 @@ public final class CatalogContext {
    * its storage root), as the location authority decides it; reads the namespace's properties (and
    * its ancestors'), so call off the event loop. 400 for an unknown storage profile.
    */
-  dev.floe.infra.storage.location.Location storageArea(
+  Location storageArea(
       RequestContext request,
       String warehouse,
-      org.apache.iceberg.catalog.Namespace namespace,
-      java.util.Map<String, String> ownProperties) {
-    java.util.List<java.util.Map<String, String>> levels = new java.util.ArrayList<>();
-    for (org.apache.iceberg.catalog.Namespace level : StorageAccess.levels(namespace)) {
+      Namespace namespace,
+      Map<String, String> ownProperties) {
+    List<Map<String, String>> levels = new ArrayList<>();
+    for (Namespace level : StorageAccess.levels(namespace)) {
       levels.add(
           queries(request)
               .namespace(warehouse, level)
               .map(state -> state.properties())
-              .orElse(java.util.Map.of()));
+              .orElse(Map.of()));
     }
-    return dev.floe.infra.storage.location.LocationAuthority.area(
-        storage.rootFor(warehouse, ownProperties, levels), java.util.List.of(namespace.levels()));
+    return LocationAuthority.area(
+        storage.rootFor(warehouse, ownProperties, levels), List.of(namespace.levels()));
   }
 
   /**
@@ -76,10 +87,7 @@ public final class CatalogContext {
    * warehouse's files). Reads the namespace's properties: call off the event loop.
    */
   void requireReadable(
-      RequestContext request,
-      String warehouse,
-      org.apache.iceberg.catalog.Namespace namespace,
-      String metadataFile) {
+      RequestContext request, String warehouse, Namespace namespace, String metadataFile) {
     storage.requireReadable(storageArea(request, warehouse, namespace, null), metadataFile);
   }
 
@@ -88,8 +96,7 @@ public final class CatalogContext {
   }
 
   /** Where the current access-control state is read (set once, before serving). */
-  public CatalogContext withAccess(
-      java.util.function.Supplier<dev.floe.projections.access.AccessSnapshot> access) {
+  public CatalogContext withAccess(Supplier<AccessSnapshot> access) {
     this.access = access;
     return this;
   }
@@ -114,7 +121,7 @@ public final class CatalogContext {
         .map(v -> HttpResult.noContent());
   }
 
-  public dev.floe.projections.access.AccessSnapshot access() {
+  public AccessSnapshot access() {
     return access.get();
   }
 
@@ -175,16 +182,16 @@ public final class CatalogContext {
     return prefix != null && prefix.indexOf('@') >= 0 ? asOf.asOf(asOfTime(prefix)) : queries;
   }
 
-  static java.time.Instant asOfTime(String prefix) {
+  static Instant asOfTime(String prefix) {
     String value = prefix.substring(prefix.indexOf('@') + 1);
-    java.time.Instant time;
+    Instant time;
     try {
-      time = java.time.OffsetDateTime.parse(value).toInstant();
-    } catch (java.time.format.DateTimeParseException e) {
+      time = OffsetDateTime.parse(value).toInstant();
+    } catch (DateTimeParseException e) {
       throw ApiException.badRequest(
           "Invalid time in warehouse %s: expected ISO-8601 like 2026-11-30T10:00:00Z", prefix);
     }
-    if (time.isAfter(java.time.Instant.now())) {
+    if (time.isAfter(Instant.now())) {
       throw ApiException.badRequest("Cannot read warehouse %s: the time is in the future", prefix);
     }
     return time;

@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import io.vertx.core.http.HttpMethod;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -29,7 +30,7 @@ public final class CatalogMetrics {
     UNKNOWN;
 
     String label() {
-      return name().toLowerCase(java.util.Locale.ROOT);
+      return name().toLowerCase(Locale.ROOT);
     }
   }
 

@@ -12,6 +12,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -29,13 +31,13 @@ final class ClaimedLocations {
 
   private ClaimedLocations() {}
 
-  static HttpResult answer(java.util.List<String> held) {
+  static HttpResult answer(List<String> held) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
     held.forEach(body.putArray("locations")::add);
     return new HttpResult(200, FloeJson.toBytes(body), Map.of());
   }
 
-  static java.util.List<String> fetch(
+  static List<String> fetch(
       NotLocalException owner, RequestContext request, TableIdentifier table) {
     String path =
         "/internal/v1/"
@@ -61,7 +63,7 @@ final class ClaimedLocations {
         throw unavailable(table);
       }
       JsonNode held = FloeJson.mapper().readTree(response.body()).path("locations");
-      java.util.List<String> locations = new java.util.ArrayList<>();
+      List<String> locations = new ArrayList<>();
       held.forEach(location -> locations.add(location.asText()));
       return locations;
     } catch (IOException e) {

@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import io.vertx.core.Future;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -32,7 +33,7 @@ final class ConfigHandler {
       CatalogContext.asOfTime(warehouse);
     }
     String name = at < 0 ? warehouse : warehouse.substring(0, at);
-    Map<String, String> defaults = new java.util.HashMap<>();
+    Map<String, String> defaults = new HashMap<>();
     if (catalog.config().storage().warehouse(name).vending().enabled()) {
       // Clients send request headers from header.* properties: with this default, an engine given
       // only the URI and the warehouse asks for vended credentials (a client setting wins).
@@ -41,7 +42,7 @@ final class ConfigHandler {
     ConfigResponse response =
         ConfigResponse.builder()
             .withDefaults(defaults)
-            .withOverrides(new java.util.HashMap<>(Map.of("prefix", warehouse)))
+            .withOverrides(new HashMap<>(Map.of("prefix", warehouse)))
             .withEndpoints(endpoints.get())
             .withIdempotencyKeyLifetime(catalog.config().idempotencyKeyLifetime().toString())
             .build();

@@ -11,8 +11,10 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Forwards a read to the instance that hosts its key (several instances share the partitions): the
@@ -50,7 +52,7 @@ public final class Forwarder {
       HttpServerRequest request,
       Buffer body,
       NotLocalException owner,
-      java.util.function.Supplier<Future<HttpResult>> unsent) {
+      Supplier<Future<HttpResult>> unsent) {
     if (request.getHeader(FORWARDED) != null) {
       return Future.failedFuture(
           ApiException.serviceUnavailable("Partition ownership is moving; retry"));
@@ -90,8 +92,7 @@ public final class Forwarder {
                               .headers()
                               .forEach(
                                   (k, v) -> {
-                                    if (!HOP_BY_HOP.contains(
-                                        k.toLowerCase(java.util.Locale.ROOT))) {
+                                    if (!HOP_BY_HOP.contains(k.toLowerCase(Locale.ROOT))) {
                                       headers.put(k, v);
                                     }
                                   });
@@ -115,7 +116,7 @@ public final class Forwarder {
   private static void copyHeaders(MultiMap from, MultiMap to) {
     from.forEach(
         (name, value) -> {
-          if (!HOP_BY_HOP.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+          if (!HOP_BY_HOP.contains(name.toLowerCase(Locale.ROOT))) {
             to.add(name, value);
           }
         });

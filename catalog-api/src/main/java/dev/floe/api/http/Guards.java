@@ -3,7 +3,9 @@ package dev.floe.api.http;
 import dev.floe.api.auth.Caller;
 import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.projections.access.AccessSnapshot;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -86,7 +88,7 @@ final class Guards {
             catalog,
             request,
             warehouse,
-            Namespace.of(java.util.Arrays.copyOf(levels, Math.max(0, levels.length - 1))),
+            Namespace.of(Arrays.copyOf(levels, Math.max(0, levels.length - 1))),
             Action.WRITE,
             "create namespace " + namespace);
       };
@@ -124,7 +126,7 @@ final class Guards {
         requireTable(catalog, request, warehouse, table, Action.WRITE);
         UpdateTableRequest body = request.body(UpdateTableRequest.class);
         if (body.requirements().stream()
-            .anyMatch(org.apache.iceberg.UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
+            .anyMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
           requireNamespace(
               catalog, request, warehouse, table.namespace(), Action.WRITE, "create " + table);
         }
@@ -220,7 +222,8 @@ final class Guards {
         .filter(
             t ->
                 covers(
-                    access.level(caller.name(), warehouse, levels(namespace), grantedName(request, t)),
+                    access.level(
+                        caller.name(), warehouse, levels(namespace), grantedName(request, t)),
                     Action.READ))
         .toList();
   }
@@ -266,7 +269,8 @@ final class Guards {
     Action level =
         catalog
             .access()
-            .level(caller.name(), warehouse, levels(table.namespace()), grantedName(request, table));
+            .level(
+                caller.name(), warehouse, levels(table.namespace()), grantedName(request, table));
     if (!covers(level, action)) {
       throw ApiException.forbidden(caller.name(), action.label() + " " + table);
     }
@@ -275,9 +279,8 @@ final class Guards {
   /**
    * The table name whose own grants count, or null when only namespace-level rights do: in a view
    * of the past ({@code <warehouse>@<time>}) a name may have belonged to another table (one renamed
-   * away or dropped since), and a grant on a name never opens the past of a different table, so
-   * the past is read with the namespace's rights only (a role, a namespace grant, a public
-   * namespace).
+   * away or dropped since), and a grant on a name never opens the past of a different table, so the
+   * past is read with the namespace's rights only (a role, a namespace grant, a public namespace).
    */
   private static String grantedName(RequestContext request, TableIdentifier table) {
     String prefix = request.warehouse();

@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.floe.events.FloeJson;
 import java.util.Map;
 
@@ -8,7 +9,7 @@ public record HttpResult(int status, byte[] body, Map<String, String> headers) {
   public static HttpResult json(Object response) {
     try {
       return new HttpResult(200, FloeJson.rest().writeValueAsBytes(response), Map.of());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot serialise " + response.getClass().getSimpleName(), e);
     }
   }

@@ -32,6 +32,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
 import dev.floe.events.access.AccessEntries.Action;
+import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.http.HttpMethod;
 import org.apache.iceberg.rest.Endpoint;
 
@@ -46,7 +47,7 @@ public final class IcebergRoutes {
   public static RestRouter router(
       CatalogContext catalog,
       AuditLog audit,
-      dev.floe.projections.lineage.LineageIndex lineage,
+      LineageIndex lineage,
       ManagementHandlers.AccessSync sync) {
     RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);

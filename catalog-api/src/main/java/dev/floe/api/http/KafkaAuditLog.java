@@ -3,6 +3,7 @@ package dev.floe.api.http;
 import dev.floe.client.Uuid7;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.Topics;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -112,6 +113,6 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    producer.close(java.time.Duration.ofSeconds(5));
+    producer.close(Duration.ofSeconds(5));
   }
 }

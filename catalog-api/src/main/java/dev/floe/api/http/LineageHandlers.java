@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
@@ -80,7 +81,7 @@ final class LineageHandlers {
   private static byte[] bytes(ObjectNode node) {
     try {
       return FloeJson.mapper().writeValueAsBytes(node);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException(e);
     }
   }

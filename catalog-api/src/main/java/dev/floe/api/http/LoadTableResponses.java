@@ -1,5 +1,7 @@
 package dev.floe.api.http;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.floe.infra.storage.vending.VendedCredentials;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -69,8 +71,8 @@ final class LoadTableResponses {
    * snapshots, is not re-filtered and re-copied, nor its tag hashed again, on every load. Bounded
    * by bytes.
    */
-  private static final com.github.benmanes.caffeine.cache.Cache<String, HttpResult> ANSWERS =
-      com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+  private static final Cache<String, HttpResult> ANSWERS =
+      Caffeine.newBuilder()
           .maximumWeight(128L * 1024 * 1024)
           .<String, HttpResult>weigher((key, answer) -> answer.body().length + key.length())
           // Maintenance on the caller: handing it to the common pool cost a thread wake-up per

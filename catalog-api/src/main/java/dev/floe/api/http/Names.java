@@ -2,6 +2,7 @@ package dev.floe.api.http;
 
 import java.util.Collection;
 import java.util.Map;
+import java.util.Objects;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
@@ -124,7 +125,7 @@ final class Names {
         && transaction.tableChanges() != null) {
       transaction.tableChanges().stream()
           .map(UpdateTableRequest::identifier)
-          .filter(java.util.Objects::nonNull)
+          .filter(Objects::nonNull)
           .forEach(Names::requireValid);
     }
   }

@@ -5,8 +5,11 @@ import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.infra.storage.config.StorageConfig;
 import dev.floe.projections.Page;
 import io.vertx.core.Future;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
 import org.apache.iceberg.rest.requests.UpdateNamespacePropertiesRequest;
@@ -70,8 +73,8 @@ final class NamespaceHandlers {
                         .withNamespace(body.namespace())
                         .setProperties(
                             reply.properties() == null
-                                ? new java.util.HashMap<>()
-                                : new java.util.HashMap<>(reply.properties()))
+                                ? new HashMap<>()
+                                : new HashMap<>(reply.properties()))
                         .build()));
   }
 
@@ -85,7 +88,7 @@ final class NamespaceHandlers {
                 HttpResult.json(
                     GetNamespaceResponse.builder()
                         .withNamespace(namespace)
-                        .setProperties(new java.util.HashMap<>(state.properties()))
+                        .setProperties(new HashMap<>(state.properties()))
                         .build()));
   }
 
@@ -118,11 +121,8 @@ final class NamespaceHandlers {
   }
 
   /** A namespace may bind only a configured storage profile (400 otherwise). */
-  private void requireKnownProfile(java.util.Map<String, String> properties) {
-    String profile =
-        properties == null
-            ? null
-            : properties.get(dev.floe.infra.storage.StorageConfig.PROFILE_PROPERTY);
+  private void requireKnownProfile(Map<String, String> properties) {
+    String profile = properties == null ? null : properties.get(StorageConfig.PROFILE_PROPERTY);
     if (profile != null) {
       catalog.storage().requireProfile(profile);
     }

@@ -3,6 +3,7 @@ package dev.floe.api.http;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.rest.Endpoint;
 
 /**
@@ -50,9 +51,11 @@ final class PathPatterns {
     return decoded;
   }
 
-  /** The REST spec's collections, which a client that ignores the config's prefix calls directly. */
-  private static final java.util.Set<String> PREFIXLESS =
-      java.util.Set.of("namespaces", "tables", "views", "transactions");
+  /**
+   * The REST spec's collections, which a client that ignores the config's prefix calls directly.
+   */
+  private static final Set<String> PREFIXLESS =
+      Set.of("namespaces", "tables", "views", "transactions");
 
   /** {@code /v1/namespaces…} and the like: a path that names no prefix. */
   static boolean isPrefixless(String[] segments) {

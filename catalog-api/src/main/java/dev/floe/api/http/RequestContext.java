@@ -1,11 +1,22 @@
 package dev.floe.api.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.api.auth.Caller;
+import dev.floe.client.Uuid7;
+import dev.floe.events.FloeJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.UnprocessableEntityException;
 import org.apache.iceberg.rest.RESTRequest;
 
 /** One request: its decoded path parameters, query and body, with the parsing rules of the spec. */
@@ -16,9 +27,9 @@ public final class RequestContext {
   private final HttpServerRequest request;
   private final Map<String, String> params;
   private final Buffer body;
-  private final String requestId = dev.floe.client.Uuid7.next().toString();
+  private final String requestId = Uuid7.next().toString();
   private volatile String commandId;
-  private volatile dev.floe.api.auth.Caller caller;
+  private volatile Caller caller;
   private volatile Object parsedBody;
   private volatile boolean answerHere;
 
@@ -51,8 +62,8 @@ public final class RequestContext {
   }
 
   /** What this instance shows another when a request here needs to ask it something. */
-  java.util.Optional<String> instanceSecret() {
-    return internalAuth == null ? java.util.Optional.empty() : internalAuth.secret();
+  Optional<String> instanceSecret() {
+    return internalAuth == null ? Optional.empty() : internalAuth.secret();
   }
 
   /** The command this request produced, once it produced one. */
@@ -65,17 +76,17 @@ public final class RequestContext {
   }
 
   /** Who sent the request, once authenticated; null before (or when it was not). */
-  public dev.floe.api.auth.Caller caller() {
+  public Caller caller() {
     return caller;
   }
 
-  void caller(dev.floe.api.auth.Caller caller) {
+  void caller(Caller caller) {
     this.caller = caller;
   }
 
   /** The caller's name for the log and the audit: {@code unauthenticated} when there is none. */
   public String principalName() {
-    dev.floe.api.auth.Caller current = caller;
+    Caller current = caller;
     return current == null ? "unauthenticated" : current.name();
   }
 
@@ -85,15 +96,14 @@ public final class RequestContext {
    */
   public String fingerprint() {
     try {
-      java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
       digest.update(
-          (request.method().name() + " " + request.path() + "\n")
-              .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+          (request.method().name() + " " + request.path() + "\n").getBytes(StandardCharsets.UTF_8));
       if (body != null) {
         digest.update(body.getBytes());
       }
-      return java.util.HexFormat.of().formatHex(digest.digest());
-    } catch (java.security.NoSuchAlgorithmException e) {
+      return HexFormat.of().formatHex(digest.digest());
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
   }
@@ -102,7 +112,7 @@ public final class RequestContext {
     return request.method().name();
   }
 
-  io.vertx.core.http.HttpServerResponse response() {
+  HttpServerResponse response() {
     return request.response();
   }
 
@@ -171,13 +181,13 @@ public final class RequestContext {
   }
 
   /** The body as a JSON object (management routes); 400 when it is missing or not an object. */
-  public com.fasterxml.jackson.databind.JsonNode json() {
+  public JsonNode json() {
     if (body == null || body.length() == 0) {
       throw ApiException.badRequest("Missing request body");
     }
-    com.fasterxml.jackson.databind.JsonNode node;
+    JsonNode node;
     try {
-      node = dev.floe.events.FloeJson.mapper().readTree(body.getBytes());
+      node = FloeJson.mapper().readTree(body.getBytes());
     } catch (IOException | RuntimeException e) {
       throw ApiException.badRequest("Malformed request body: %s", BodyParser.describe(e));
     }
@@ -217,7 +227,7 @@ public final class RequestContext {
     }
     try {
       parsed.validate();
-    } catch (org.apache.iceberg.exceptions.UnprocessableEntityException e) {
+    } catch (UnprocessableEntityException e) {
       throw new ApiException(ErrorType.UNPROCESSABLE_ENTITY, e.getMessage());
     } catch (RuntimeException e) {
       throw ApiException.badRequest("Invalid %s: %s", type.getSimpleName(), e.getMessage());

@@ -2,21 +2,25 @@ package dev.floe.api.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
-import dev.floe.infra.storage.location.LocationAuthority;
 import dev.floe.infra.storage.vending.AccessLevel;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.infra.storage.vending.VendedCredentials;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.BiPredicate;
+import java.util.function.Supplier;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTUtil;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where a table's files go and what a client gets to reach them: the storage root a new table is
@@ -33,7 +37,7 @@ final class StorageAccess {
   private final LocationAuthority locations;
   private final CredentialVendors vendors;
 
-  private final java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite;
+  private final BiPredicate<RequestContext, TableIdentifier> mayWrite;
 
   /**
    * @param mayWrite whether the request's caller may write the table (its role or grants)
@@ -41,7 +45,7 @@ final class StorageAccess {
   StorageAccess(
       LocationAuthority locations,
       CredentialVendors vendors,
-      java.util.function.BiPredicate<RequestContext, TableIdentifier> mayWrite) {
+      BiPredicate<RequestContext, TableIdentifier> mayWrite) {
     this.mayWrite = mayWrite;
     this.locations = locations;
     this.vendors = vendors;
@@ -115,7 +119,7 @@ final class StorageAccess {
   static List<Namespace> levels(Namespace namespace) {
     List<Namespace> levels = new ArrayList<>();
     for (int i = 1; i <= namespace.length(); i++) {
-      levels.add(Namespace.of(java.util.Arrays.copyOf(namespace.levels(), i)));
+      levels.add(Namespace.of(Arrays.copyOf(namespace.levels(), i)));
     }
     return levels;
   }
@@ -129,7 +133,7 @@ final class StorageAccess {
       RequestContext request,
       TableIdentifier table,
       String metadataJson,
-      java.util.function.Supplier<List<String>> held) {
+      Supplier<List<String>> held) {
     List<String> paths = locations(metadataJson);
     if (paths.size() > 1) {
       throw forbidden(table, "a write path of the table lies outside its location");
@@ -148,7 +152,7 @@ final class StorageAccess {
       throw forbidden(table, e.getMessage());
     } catch (RuntimeException e) {
       // The provider's own message may carry request details; only its kind is passed on.
-      org.slf4j.LoggerFactory.getLogger(StorageAccess.class)
+      LoggerFactory.getLogger(StorageAccess.class)
           .warn("Vending credentials for {} failed: {}", table, e.getClass().getName());
       throw ApiException.serviceUnavailable(
           "Cannot vend credentials for table " + table + ": the credential service did not answer");

@@ -28,7 +28,7 @@ final class StreamsMetricsText {
     boolean matches(MetricName metric) {
       return metric.group().equals(group)
           && metric.name().equals(name)
-          && metric.tags().keySet().equals(java.util.Set.copyOf(tags));
+          && metric.tags().keySet().equals(Set.copyOf(tags));
     }
   }
 

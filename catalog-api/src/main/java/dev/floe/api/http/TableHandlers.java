@@ -13,7 +13,16 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.processor.RelocationDecider;
 import dev.floe.projections.CatalogQueries;
+import dev.floe.projections.NotLocalException;
 import io.vertx.core.Future;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -70,7 +79,7 @@ final class TableHandlers {
       RequestContext request,
       String warehouse,
       Namespace namespace,
-      java.util.Map<String, String> tableProperties) {
+      Map<String, String> tableProperties) {
     return catalog.storageArea(request, warehouse, namespace, tableProperties).spelling();
   }
 
@@ -112,7 +121,7 @@ final class TableHandlers {
           requireMetadataFile(location);
           String etag = LoadTableResponses.etag(location, mode);
           if (LoadTableResponses.matches(ifNoneMatch, etag)) {
-            return new HttpResult(304, null, java.util.Map.of("ETag", etag));
+            return new HttpResult(304, null, Map.of("ETag", etag));
           }
           HttpResult cached = LoadTableResponses.cached(location, mode);
           if (cached != null) {
@@ -129,12 +138,12 @@ final class TableHandlers {
 
   /**
    * A load answered on the event loop, without the hand-off to a worker thread and back that cost a
-   * quarter of the server's CPU per load (bench/notes.md): only when nothing on the way can
-   * block, i.e. the live catalog's store on this instance with no multi-table transaction holding
-   * the table, the answer already cached for its metadata file, and that file known to exist
-   * without a request (a {@code stat} on a local file system; on object storage, seen within the
-   * storage's {@code metadata-exists-ttl}). Null sends the load the usual way, which also gives
-   * every error its answer.
+   * quarter of the server's CPU per load (bench/notes.md): only when nothing on the way can block,
+   * i.e. the live catalog's store on this instance with no multi-table transaction holding the
+   * table, the answer already cached for its metadata file, and that file known to exist without a
+   * request (a {@code stat} on a local file system; on object storage, seen within the storage's
+   * {@code metadata-exists-ttl}). Null sends the load the usual way, which also gives every error
+   * its answer.
    */
   private HttpResult loadNow(
       RequestContext request,
@@ -178,16 +187,12 @@ final class TableHandlers {
           VendedCredentials credentials =
               catalog
                   .storage()
-                  .vend(
-                      request,
-                      table,
-                      state.metadataJson(),
-                      () -> held(request, warehouse, table))
+                  .vend(request, table, state.metadataJson(), () -> held(request, warehouse, table))
                   .orElse(null);
           return new HttpResult(
               200,
               LoadTableResponses.credentialsBody(credentials),
-              java.util.Map.of("Cache-Control", "no-store"));
+              Map.of("Cache-Control", "no-store"));
         });
   }
 
@@ -197,7 +202,7 @@ final class TableHandlers {
       String metadataLocation,
       String metadataJson,
       LoadTableResponses.SnapshotMode mode,
-      java.util.function.Supplier<java.util.List<String>> held) {
+      Supplier<List<String>> held) {
     StorageAccess storage = catalog.storage();
     VendedCredentials credentials = storage.vend(request, table, metadataJson, held).orElse(null);
     if (credentials == null) {
@@ -216,11 +221,10 @@ final class TableHandlers {
    * The locations the live directory holds for the table (also for a past-time read: credentials
    * are vended only for a location that is still the table's).
    */
-  private java.util.List<String> held(
-      RequestContext request, String warehouse, TableIdentifier table) {
+  private List<String> held(RequestContext request, String warehouse, TableIdentifier table) {
     try {
       return catalog.queries().heldTableLocations(warehouse, table);
-    } catch (dev.floe.projections.NotLocalException owner) {
+    } catch (NotLocalException owner) {
       // The warehouse's directory lives on another instance than the table: ask it, as the caller.
       return ClaimedLocations.fetch(owner, request, table);
     }
@@ -254,7 +258,7 @@ final class TableHandlers {
                             reply.metadataLocation(),
                             json,
                             LoadTableResponses.SnapshotMode.ALL,
-                            () -> java.util.List.of(catalog.storage().locations(json).get(0)))));
+                            () -> List.of(catalog.storage().locations(json).get(0)))));
   }
 
   /**
@@ -306,9 +310,9 @@ final class TableHandlers {
         .allMatch(UpdateRequirement.AssertTableDoesNotExist.class::isInstance)) {
       throw ApiException.badRequest("Invalid create requirements: %s", body.requirements());
     }
-    java.util.Map<String, String> properties = new java.util.HashMap<>();
-    for (org.apache.iceberg.MetadataUpdate update : body.updates()) {
-      if (update instanceof org.apache.iceberg.MetadataUpdate.SetProperties set) {
+    Map<String, String> properties = new HashMap<>();
+    for (MetadataUpdate update : body.updates()) {
+      if (update instanceof MetadataUpdate.SetProperties set) {
         properties.putAll(set.updated());
       }
     }
@@ -342,8 +346,8 @@ final class TableHandlers {
           "Too many tables in one transaction: %d (at most %d)",
           body.tableChanges().size(), RestRequestLimits.MAX_TABLES_PER_TRANSACTION);
     }
-    java.util.Set<TableIdentifier> seen = new java.util.HashSet<>();
-    java.util.List<TableChange> changes = new java.util.ArrayList<>();
+    Set<TableIdentifier> seen = new HashSet<>();
+    List<TableChange> changes = new ArrayList<>();
     for (UpdateTableRequest change : body.tableChanges()) {
       TableIdentifier table = change.identifier();
       if (table == null) {

@@ -3,6 +3,9 @@ package dev.floe.api.http;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RenameTableCommand;
 import io.vertx.core.Future;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -77,7 +80,7 @@ final class TableMembershipHandlers {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     ReportMetricsRequest body = request.body(ReportMetricsRequest.class);
-    String reportType = body.reportType().name().toLowerCase(java.util.Locale.ROOT);
+    String reportType = body.reportType().name().toLowerCase(Locale.ROOT);
     Runnable count =
         () ->
             catalog
@@ -103,8 +106,8 @@ final class TableMembershipHandlers {
   }
 
   Future<HttpResult> handlePrometheus(RequestContext request) {
-    byte[] text = catalog.metrics().render().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] text = catalog.metrics().render().getBytes(StandardCharsets.UTF_8);
     return Future.succeededFuture(
-        new HttpResult(200, text, java.util.Map.of("Content-Type", "text/plain; version=0.0.4")));
+        new HttpResult(200, text, Map.of("Content-Type", "text/plain; version=0.0.4")));
   }
 }

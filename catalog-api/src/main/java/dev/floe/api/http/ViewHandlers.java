@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.FloeJson;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommitViewCommand;
@@ -126,7 +127,7 @@ final class ViewHandlers {
         .compose(reply -> ReplyBodies.view(catalog, reply));
   }
 
-  private com.fasterxml.jackson.databind.JsonNode readViewMetadata(String location) {
+  private JsonNode readViewMetadata(String location) {
     try {
       String json =
           ViewMetadataParser.toJson(

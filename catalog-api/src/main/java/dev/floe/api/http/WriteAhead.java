@@ -5,14 +5,15 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.RecordLimits;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.state.TableState;
-import dev.floe.infra.storage.StorageConfig;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
 import dev.floe.processor.Decision;
 import dev.floe.processor.TableDecider;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -93,7 +94,7 @@ final class WriteAhead {
       RequestContext request, String warehouse, TableIdentifier table, CommitTableCommand command) {
     TableState stored = anywhere ? storedIfWrittenAhead(warehouse, table) : null;
     if (stored == null) {
-      java.util.Optional<OwnerWritesAhead> owner = ownerWritesAhead(request, warehouse, table);
+      Optional<OwnerWritesAhead> owner = ownerWritesAhead(request, warehouse, table);
       return owner.isPresent() ? Future.failedFuture(owner.get()) : catalog.submit(command);
     }
     String key = command.key();
@@ -154,16 +155,16 @@ final class WriteAhead {
    * A table bound to a storage profile that is written ahead, in a warehouse that is not, is not
    * sent on.
    */
-  private java.util.Optional<OwnerWritesAhead> ownerWritesAhead(
+  private Optional<OwnerWritesAhead> ownerWritesAhead(
       RequestContext request, String warehouse, TableIdentifier table) {
     StorageProfile profile = storage.warehouse(warehouse);
     if (!anywhere || request.answerHere() || profile == null || !profile.writesAhead()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     try {
       return catalog.queries().hostedElsewhere(warehouse, table).map(OwnerWritesAhead::new);
     } catch (RuntimeException e) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
   }
 

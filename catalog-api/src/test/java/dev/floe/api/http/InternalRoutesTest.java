@@ -12,6 +12,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -101,7 +102,7 @@ class InternalRoutesTest {
                 request -> {
                   worked.incrementAndGet();
                   return Future.succeededFuture(
-                      ClaimedLocations.answer(java.util.List.of("file:///lake/db/t")));
+                      ClaimedLocations.answer(List.of("file:///lake/db/t")));
                 });
     return listen(router);
   }

@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
+import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.vending.CredentialVendors;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.PartitionSpec;
@@ -176,10 +180,9 @@ class ReplyBodiesTest {
   }
 
   private CatalogContext catalog(MetadataFiles files) {
-    java.util.Properties props = new java.util.Properties();
+    Properties props = new Properties();
     props.setProperty("floe.data-dir", warehouse.toString());
-    dev.floe.infra.config.FloeConfig config =
-        dev.floe.infra.config.FloeConfig.fromProperties(props);
+    FloeConfig config = FloeConfig.fromProperties(props);
     return new CatalogContext(
         config,
         null,
@@ -188,8 +191,7 @@ class ReplyBodiesTest {
         files,
         null,
         null,
-        new dev.floe.infra.storage.vending.CredentialVendors(
-            config.storage(), java.time.Clock.systemUTC()));
+        new CredentialVendors(config.storage(), Clock.systemUTC()));
   }
 
   private static CommandReply reply(String location) {

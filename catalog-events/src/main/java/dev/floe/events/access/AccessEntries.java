@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import com.fasterxml.jackson.annotation.JsonValue;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Keys;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -145,7 +146,7 @@ public final class AccessEntries {
     }
 
     public Principal withRole(String warehouse, Role role) {
-      Map<String, Role> next = new java.util.HashMap<>(roles);
+      Map<String, Role> next = new HashMap<>(roles);
       if (role == null) {
         next.remove(warehouse);
       } else {

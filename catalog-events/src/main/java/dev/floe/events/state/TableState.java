@@ -10,7 +10,6 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
@@ -22,17 +21,14 @@ import java.util.Objects;
  * the processor writes before it stores the pointer. A state read from the store fetches its
  * document from there the first time {@link #metadataJson()} is asked for (through {@link
  * MetadataDocuments}, which caches by location). So a commit no longer rewrites a table's whole
- * document into RocksDB and its changelog, and a restart restores pointers. Values of the first
- * format, which held the document inline, are still read.
+ * document into RocksDB and its changelog, and a restart restores pointers. A stored value of any
+ * other format is refused.
  */
 @JsonAutoDetect(
     fieldVisibility = JsonAutoDetect.Visibility.NONE,
     getterVisibility = JsonAutoDetect.Visibility.NONE,
     isGetterVisibility = JsonAutoDetect.Visibility.NONE)
 public final class TableState {
-  /** The document inline (values written before the pointer format). */
-  static final byte INLINE = 1;
-
   /** The pointer only: the document is the file at the metadata location. */
   static final byte POINTER = 2;
 
@@ -162,13 +158,27 @@ public final class TableState {
 
   /** The stored form: the pointer, without the document (which is the file it points at). */
   public byte[] toBytes() {
-    return bytes(POINTER);
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + metadataLocation.length());
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(POINTER);
+      out.writeUTF(tableUuid);
+      out.writeUTF(metadataLocation);
+      out.writeInt(version);
+      out.writeLong(sequence);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
   }
 
-  /** The metadata location of a stored state, read without its metadata document. */
+  /**
+   * The metadata location of a stored state, read without its metadata document.
+   *
+   * @throws IllegalStateException when the value is not of the pointer format
+   */
   public static String metadataLocationOf(byte[] bytes) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      format(in);
+      requirePointerFormat(in);
       in.readUTF();
       return in.readUTF();
     } catch (IOException e) {
@@ -177,62 +187,29 @@ public final class TableState {
   }
 
   /**
-   * A stored state. Its document is read through {@code documents} when it is first asked for
-   * (inline in values of the first format).
+   * A stored state. Its document is read through {@code documents} when it is first asked for.
+   *
+   * @throws IllegalStateException when the value is not of the pointer format
    */
   public static TableState fromBytes(byte[] bytes, MetadataDocuments documents) {
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-      byte format = format(in);
+      requirePointerFormat(in);
       String uuid = in.readUTF();
       String location = in.readUTF();
       int version = in.readInt();
       long sequence = in.readLong();
-      if (format == POINTER) {
-        return pointer(uuid, location, version, sequence, documents);
-      }
-      byte[] json = new byte[in.readInt()];
-      in.readFully(json);
-      return new TableState(
-          uuid, location, new String(json, StandardCharsets.UTF_8), version, sequence);
+      return pointer(uuid, location, version, sequence, documents);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
   }
 
-  /**
-   * The first format's stored form, with the document inline: what stores written before the
-   * pointer format hold. For tests that those are still read.
-   */
-  public static byte[] toInlineBytes(TableState state) {
-    return state.bytes(INLINE);
-  }
-
-  /** Both formats: the pointer, followed by the document in the first one. */
-  private byte[] bytes(byte format) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + metadataLocation.length());
-    try (DataOutputStream out = new DataOutputStream(bytes)) {
-      out.writeByte(format);
-      out.writeUTF(tableUuid);
-      out.writeUTF(metadataLocation);
-      out.writeInt(version);
-      out.writeLong(sequence);
-      if (format == INLINE) {
-        byte[] json = metadataJson().getBytes(StandardCharsets.UTF_8);
-        out.writeInt(json.length);
-        out.write(json);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
-  }
-
-  private static byte format(DataInputStream in) throws IOException {
+  private static void requirePointerFormat(DataInputStream in) throws IOException {
     byte format = in.readByte();
-    if (format != INLINE && format != POINTER) {
-      throw new IllegalStateException("Unknown table state format " + format);
+    if (format != POINTER) {
+      throw new IllegalStateException(
+          "Unsupported table state format " + format + "; only format " + POINTER + " is read");
     }
-    return format;
   }
 
   /**

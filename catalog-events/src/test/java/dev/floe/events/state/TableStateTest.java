@@ -4,13 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.FloeJson;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The stored forms of a table's state: the pointer (current) and the inline document (first). */
+/** The stored form of a table's state: a pointer to its metadata file, and no other format. */
 class TableStateTest {
   private static final String LOCATION = "file:/wh/db/t/metadata/00003-abc.metadata.json";
 
@@ -61,19 +65,31 @@ class TableStateTest {
     assertThat(largeSize).isEqualTo(smallSize).isLessThan(200);
   }
 
+  /** A value whose document is inline after the pointer, under format byte 1, is not read. */
   @Test
-  void aValueOfTheFirstFormatCarriesItsDocumentAndReadsNoFile() {
+  void aValueWithItsDocumentInlineIsRefusedNamingItsFormat() throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(1);
+      out.writeUTF("u-1");
+      out.writeUTF(LOCATION);
+      out.writeInt(2);
+      out.writeLong(5);
+      byte[] json = "{\"format-version\":1}".getBytes(StandardCharsets.UTF_8);
+      out.writeInt(json.length);
+      out.write(json);
+    }
+    byte[] inline = bytes.toByteArray();
     Files files = new Files();
-    String json = "{\"format-version\":1}";
-    TableState state = new TableState("u-1", LOCATION, json, 2, 5);
+    files.documents.put(LOCATION, "{}");
 
-    byte[] inline = TableState.toInlineBytes(state);
-    TableState stored = TableState.fromBytes(inline, files);
-
-    assertThat(stored).isEqualTo(state);
-    assertThat(stored.metadataJson()).isEqualTo(json);
+    assertThatThrownBy(() -> TableState.fromBytes(inline, files))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("format 1");
+    assertThatThrownBy(() -> TableState.metadataLocationOf(inline))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("format 1");
     assertThat(files.reads).isEmpty();
-    assertThat(TableState.metadataLocationOf(inline)).isEqualTo(LOCATION);
   }
 
   @Test
@@ -111,7 +127,7 @@ class TableStateTest {
     TableState stored = TableState.fromBytes(held.toBytes(), files);
     TableState pointer = FloeJson.fromBytes(FloeJson.toBytes(stored), TableState.class);
     assertThat(files.reads).isEmpty();
-    assertThat(new String(FloeJson.toBytes(stored), java.nio.charset.StandardCharsets.UTF_8))
+    assertThat(new String(FloeJson.toBytes(stored), StandardCharsets.UTF_8))
         .doesNotContain("metadataJson");
     assertThat(pointer.holdsDocument()).isFalse();
     assertThat(pointer.metadataLocation()).isEqualTo(LOCATION);

@@ -3,6 +3,7 @@ package dev.floe.processor.kafka;
 import dev.floe.events.Topics;
 import dev.floe.events.state.StoreNames;
 import dev.floe.infra.storage.MetadataFiles;
+import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
@@ -22,11 +23,10 @@ public final class CatalogTopology {
 
   /** With the default Idempotency-Key lifetime (30 minutes). */
   public static Topology build(Topics topics, MetadataFiles files) {
-    return build(topics, files, java.time.Duration.ofMinutes(30));
+    return build(topics, files, Duration.ofMinutes(30));
   }
 
-  public static Topology build(
-      Topics topics, MetadataFiles files, java.time.Duration idempotencyLifetime) {
+  public static Topology build(Topics topics, MetadataFiles files, Duration idempotencyLifetime) {
     return build(topics, files, idempotencyLifetime, FaultPoints.NONE, new GroupCommit());
   }
 
@@ -37,7 +37,7 @@ public final class CatalogTopology {
   public static Topology build(
       Topics topics,
       MetadataFiles files,
-      java.time.Duration idempotencyLifetime,
+      Duration idempotencyLifetime,
       FaultPoints faults,
       GroupCommit groupCommit) {
     Topology topology = new Topology();

@@ -5,6 +5,10 @@ import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.kafka.CoordinatorReadiness;
 import dev.floe.infra.kafka.HangingTransactions;
 import dev.floe.infra.storage.MetadataFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -202,17 +206,17 @@ public final class ProcessorStarter {
    * instance takes its partitions back at once instead of waiting out the old member's session.
    */
   private String stableInstanceId() {
-    java.nio.file.Path file = config.dataDir().resolve("instance.id");
+    Path file = config.dataDir().resolve("instance.id");
     try {
-      if (java.nio.file.Files.exists(file)) {
-        return java.nio.file.Files.readString(file).trim();
+      if (Files.exists(file)) {
+        return Files.readString(file).trim();
       }
-      java.nio.file.Files.createDirectories(config.dataDir());
+      Files.createDirectories(config.dataDir());
       String id = "floe-" + UUID.randomUUID();
-      java.nio.file.Files.writeString(file, id);
+      Files.writeString(file, id);
       return id;
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("Cannot read or write " + file, e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read or write " + file, e);
     }
   }
 

@@ -1,10 +1,12 @@
 package dev.floe.processor.kafka;
 
+import dev.floe.events.RecordLimits;
 import dev.floe.events.Topics;
 import dev.floe.infra.config.FloeConfig;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.streams.StreamsConfig;
 
 /**
@@ -58,11 +60,10 @@ public final class StreamsSettings {
     // A create or register event carries the table's whole metadata document (RecordLimits).
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
-        dev.floe.events.RecordLimits.MAX_REQUEST_BYTES);
+        RecordLimits.MAX_REQUEST_BYTES);
     props.put(
-        StreamsConfig.topicPrefix(
-            org.apache.kafka.common.config.TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
-        String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
+        StreamsConfig.topicPrefix(TopicConfig.MAX_MESSAGE_BYTES_CONFIG),
+        String.valueOf(RecordLimits.MAX_REQUEST_BYTES));
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
     // Static membership: a restarted instance rejoins at once, without a rebalance.

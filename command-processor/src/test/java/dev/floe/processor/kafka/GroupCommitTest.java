@@ -3,6 +3,7 @@ package dev.floe.processor.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -56,7 +57,7 @@ class GroupCommitTest {
   private static ConsumerRecords<Object, Object> records(
       TopicPartition partition, long... offsets) {
     List<ConsumerRecord<Object, Object>> list =
-        java.util.Arrays.stream(offsets)
+        Arrays.stream(offsets)
             .mapToObj(
                 offset ->
                     new ConsumerRecord<Object, Object>(

@@ -12,8 +12,10 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.LocalFileIO;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.UpdateRequirement;
@@ -21,8 +23,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the processor stores for a table: a pointer to its metadata file that keeps one size, the
- * first format still read, and a file that cannot be read.
+ * What the processor stores for a table: a pointer to its metadata file that keeps one size, a
+ * stored value of another format, and a file that cannot be read.
  */
 class TableStateTopologyTest extends TopologyTestSupport {
   /**
@@ -35,8 +37,8 @@ class TableStateTopologyTest extends TopologyTestSupport {
     givenNamespace();
     givenTable(createOrders());
     String value = "v".repeat(10_000);
-    java.util.Set<Integer> replySizes = new java.util.HashSet<>();
-    java.util.Set<Integer> recordSizes = new java.util.HashSet<>();
+    Set<Integer> replySizes = new HashSet<>();
+    Set<Integer> recordSizes = new HashSet<>();
     CommandHeader last = null;
     CommandReply lastReply = null;
     for (int i = 0; i < 40; i++) {
@@ -98,12 +100,18 @@ class TableStateTopologyTest extends TopologyTestSupport {
     assertThat(TableMetadataParser.fromJson(state.metadataJson()).properties()).containsKey("p9");
   }
 
+  /**
+   * A stored value of another format than the pointer's (here format byte 1, the document inline)
+   * refuses a commit with an error that names the format, and the value stays as it was.
+   */
   @Test
-  void aValueOfTheFirstFormatIsStillCommittedOn() {
+  void aValueOfAnotherFormatRefusesACommitNamingTheFormat() {
     givenNamespace();
     givenTable(createOrders());
     TableState before = driver.table(ORDERS);
-    driver.putRawTable(ORDERS, TableState.toInlineBytes(before));
+    byte[] inline = before.toBytes();
+    inline[0] = 1;
+    driver.putRawTable(ORDERS, inline);
 
     driver.send(
         new CommitTableCommand(
@@ -113,12 +121,11 @@ class TableStateTopologyTest extends TopologyTestSupport {
             List.of(new UpdateRequirement.AssertTableUUID(before.tableUuid())),
             List.of(new MetadataUpdate.SetProperties(Map.of("owner", "carol")))));
 
-    assertThat(driver.singleReply().accepted()).isTrue();
-    TableState after = driver.table(ORDERS);
-    assertThat(after.sequence()).isEqualTo(before.sequence() + 1);
-    assertThat(TableMetadataParser.fromJson(after.metadataJson()).properties())
-        .containsEntry("owner", "carol");
-    assertThat(driver.rawTable(ORDERS).length).isLessThan(TableState.toInlineBytes(after).length);
+    CommandReply reply = driver.singleReply();
+    assertThat(reply.accepted()).isFalse();
+    assertThat(reply.rejection().code()).isEqualTo(RejectionCode.INTERNAL_ERROR);
+    assertThat(reply.rejection().message()).contains("table state format 1");
+    assertThat(driver.rawTable(ORDERS)).isEqualTo(inline);
   }
 
   @Test

@@ -18,6 +18,7 @@ import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.config.StorageConfig;
 import dev.floe.processor.step.Step;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -76,9 +77,7 @@ abstract class TopologyTestSupport {
   @BeforeEach
   void startDriver() {
     warehouseRoot = "file://" + warehouseDir.toAbsolutePath();
-    files =
-        new FailingMetadataFiles(
-            dev.floe.infra.storage.StorageConfig.local(Map.of(WAREHOUSE, warehouseRoot)));
+    files = new FailingMetadataFiles(StorageConfig.local(Map.of(WAREHOUSE, warehouseRoot)));
     driver = new Driver(stateDir);
   }
 
@@ -171,7 +170,7 @@ abstract class TopologyTestSupport {
     boolean failing;
     boolean failingReads;
 
-    FailingMetadataFiles(dev.floe.infra.storage.StorageConfig storage) {
+    FailingMetadataFiles(StorageConfig storage) {
       super(storage);
     }
 

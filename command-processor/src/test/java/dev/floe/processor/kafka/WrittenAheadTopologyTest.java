@@ -7,6 +7,7 @@ import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.state.TableState;
 import dev.floe.processor.Decision;
 import dev.floe.processor.TableDecider;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -83,7 +84,7 @@ class WrittenAheadTopologyTest extends TopologyTestSupport {
         .containsEntry("steward", "dave");
     assertThat(driver.table(ORDERS).metadataLocation()).isEqualTo(reply.metadataLocation());
     // The file written ahead is left as it was (the API that wrote it deletes it).
-    assertThat(read(Path.of(java.net.URI.create(file)))).isEqualTo(aheadDocument);
+    assertThat(read(Path.of(URI.create(file)))).isEqualTo(aheadDocument);
   }
 
   private CommitTableCommand commit(

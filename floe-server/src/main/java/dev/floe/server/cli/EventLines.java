@@ -1,6 +1,7 @@
 package dev.floe.server.cli;
 
 import dev.floe.events.FloeJson;
+import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.NamespaceCreatedEvent;
@@ -103,7 +104,7 @@ final class EventLines implements TailCommand.Lines {
           : List.of("properties=" + new TreeMap<>(e.properties()));
     } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
       return List.of("updated=" + new TreeMap<>(e.updated()), "removed=" + e.removed());
-    } else if (event instanceof dev.floe.events.event.AccessChangedEvent e) {
+    } else if (event instanceof AccessChangedEvent e) {
       return List.of("op=" + FloeJson.mapper().valueToTree(e.change()).path("op").asText("?"));
     }
     return List.of();

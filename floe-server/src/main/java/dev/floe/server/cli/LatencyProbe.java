@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -31,8 +32,7 @@ public final class LatencyProbe {
   public static void run(String url, String warehouse, int count, String token)
       throws IOException, InterruptedException {
     LatencyProbe probe =
-        new LatencyProbe(
-            url, warehouse, ClientToken.resolve(token, java.nio.file.Path.of("floe-data")));
+        new LatencyProbe(url, warehouse, ClientToken.resolve(token, Path.of("floe-data")));
     String namespace = "latency_" + System.currentTimeMillis();
     probe.send("POST", "/namespaces", "{\"namespace\":[\"" + namespace + "\"]}");
     String tables = "/namespaces/" + namespace + "/tables";

@@ -2,6 +2,7 @@ package dev.floe.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.FloeJson;
+import dev.floe.projections.replay.StateDigests;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -52,9 +53,7 @@ final class LiveCatalog {
           .path("properties")
           .fields()
           .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
-      digests.put(
-          warehouse + "/" + String.join(".", levels),
-          dev.floe.projections.replay.StateDigests.namespace(properties));
+      digests.put(warehouse + "/" + String.join(".", levels), StateDigests.namespace(properties));
       for (JsonNode table : get(path + "/tables").path("identifiers")) {
         String name = table.path("name").asText();
         JsonNode loaded = get(path + "/tables/" + encode(name));
@@ -62,14 +61,14 @@ final class LiveCatalog {
         String json = FloeJson.mapper().writeValueAsString(loaded.path("metadata"));
         digests.put(
             warehouse + "/" + String.join(".", levels) + "." + name,
-            dev.floe.projections.replay.StateDigests.table(location, json));
+            StateDigests.table(location, json));
       }
       for (JsonNode view : get(path + "/views").path("identifiers")) {
         String name = view.path("name").asText();
         JsonNode loaded = get(path + "/views/" + encode(name));
         digests.put(
             warehouse + "/view:" + String.join(".", levels) + "." + name,
-            dev.floe.projections.replay.StateDigests.view(
+            StateDigests.view(
                 loaded.path("metadata-location").asText(),
                 FloeJson.mapper().writeValueAsString(loaded.path("metadata"))));
       }

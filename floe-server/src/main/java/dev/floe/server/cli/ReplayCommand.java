@@ -1,5 +1,6 @@
 package dev.floe.server.cli;
 
+import com.sun.management.OperatingSystemMXBean;
 import dev.floe.events.Topics;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.projections.replay.EventLogReader;
@@ -8,8 +9,10 @@ import dev.floe.projections.replay.ReplayStores;
 import dev.floe.projections.replay.StateDigests;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -147,7 +150,7 @@ public final class ReplayCommand {
 
   private static void print(ReplayState state, PrintStream out) {
     state.namespaces().entrySet().stream()
-        .sorted(Map.Entry.comparingByKey(java.util.Comparator.comparing(Object::toString)))
+        .sorted(Map.Entry.comparingByKey(Comparator.comparing(Object::toString)))
         .forEach(
             ns ->
                 out.printf(
@@ -184,8 +187,7 @@ public final class ReplayCommand {
    * clock also measures the other work.
    */
   private static long processCpuNanos() {
-    return java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-            instanceof com.sun.management.OperatingSystemMXBean os
+    return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
         ? os.getProcessCpuTime()
         : 0;
   }

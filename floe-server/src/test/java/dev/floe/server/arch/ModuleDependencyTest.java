@@ -148,4 +148,9 @@ class ModuleDependencyTest {
   void modulesAreFreeOfCycles() {
     slices().matching("dev.floe.(*)..").should().beFreeOfCycles().check(classes);
   }
+
+  @Test
+  void packagesAreFreeOfCycles() {
+    slices().matching("dev.floe.(**)").should().beFreeOfCycles().check(classes);
+  }
 }

@@ -7,6 +7,7 @@ import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,7 @@ class ConcurrentCommitsIT {
 
       Map<String, Long> acknowledged = new ConcurrentHashMap<>();
       AtomicInteger conflicts = new AtomicInteger();
-      List<Throwable> unexpected = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<Throwable> unexpected = Collections.synchronizedList(new ArrayList<>());
       CountDownLatch go = new CountDownLatch(1);
       ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
       List<Future<?>> clients = new ArrayList<>();

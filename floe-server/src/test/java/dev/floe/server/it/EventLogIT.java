@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.cli.ReplayCommand;
 import dev.floe.server.it.support.DataFileEntries;
@@ -19,12 +21,16 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
@@ -70,7 +76,7 @@ class EventLogIT {
     catalog.createNamespace(eu);
     catalog.createNamespace(archive);
     catalog.setProperties(sales, new HashMap<>(Map.of("tier", "gold")));
-    catalog.removeProperties(sales, new java.util.HashSet<>(java.util.Set.of("owner")));
+    catalog.removeProperties(sales, new HashSet<>(Set.of("owner")));
     acknowledgedChanges += 5;
 
     Table orders =
@@ -92,7 +98,7 @@ class EventLogIT {
     Thread.sleep(50);
 
     // A rejected commit: the table's UUID no longer matches.
-    org.apache.iceberg.UpdateSchema stale =
+    UpdateSchema stale =
         catalog
             .loadTable(TableIdentifier.of(sales, "returns"))
             .updateSchema()
@@ -111,10 +117,7 @@ class EventLogIT {
     archived.newFastAppend().appendFile(DataFileEntries.of(archived, "late")).commit();
     acknowledgedChanges++;
     String archivedMetadata =
-        ((org.apache.iceberg.HasTableOperations) archived)
-            .operations()
-            .current()
-            .metadataFileLocation();
+        ((HasTableOperations) archived).operations().current().metadataFileLocation();
     // Registering needs the location free: drop the table (keeping its files), then register it
     // back, in a namespace whose area holds its files (they stayed in sales.eu's, inside sales').
     catalog.dropTable(TableIdentifier.of(archive, "orders_2025"), false);
@@ -252,9 +255,9 @@ class EventLogIT {
   }
 
   private static String entity(CatalogEvent event) {
-    if (event instanceof dev.floe.events.event.NamespaceCreatedEvent
-        || event instanceof dev.floe.events.event.NamespacePropertiesUpdatedEvent
-        || event instanceof dev.floe.events.event.NamespaceDroppedEvent) {
+    if (event instanceof NamespaceCreatedEvent
+        || event instanceof NamespacePropertiesUpdatedEvent
+        || event instanceof NamespaceDroppedEvent) {
       return "ns:" + event.subject();
     }
     try {

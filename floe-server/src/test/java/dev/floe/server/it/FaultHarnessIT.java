@@ -2,6 +2,8 @@ package dev.floe.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import dev.floe.server.it.support.FaultCluster;
 import dev.floe.server.it.support.FaultRun;
 import dev.floe.server.it.support.KeyedCommits;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 /**
  * The fault harness (issue #4): a Kafka broker and several Floe instances, each its own process,
@@ -53,14 +56,14 @@ class FaultHarnessIT {
   static void startCluster() {
     // The Iceberg client logs every 409 it retries with a stack trace, and the HTTP client every
     // retry of a 5xx; the harness counts both. Less output also keeps surefire's channel light.
-    quiet("org.apache.iceberg", ch.qos.logback.classic.Level.ERROR);
-    quiet("org.apache.hc", ch.qos.logback.classic.Level.WARN);
+    quiet("org.apache.iceberg", Level.ERROR);
+    quiet("org.apache.hc", Level.WARN);
     cluster =
         new FaultCluster(root, INSTANCES, Map.of("floe.reply-timeout", REPLY_TIMEOUT)).start();
   }
 
-  private static void quiet(String logger, ch.qos.logback.classic.Level level) {
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(level);
+  private static void quiet(String logger, Level level) {
+    ((Logger) LoggerFactory.getLogger(logger)).setLevel(level);
   }
 
   @AfterAll

@@ -82,7 +82,7 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
    */
   @Override
   protected String baseTableLocation(TableIdentifier identifier) {
-    return dev.floe.infra.storage.location.LocationAuthority.area(
+    return dev.floe.infra.storage.authority.LocationAuthority.area(
                 dev.floe.infra.storage.location.Location.parse(floe.warehouseRoot()),
                 List.of(identifier.namespace().levels()))
             .spelling()

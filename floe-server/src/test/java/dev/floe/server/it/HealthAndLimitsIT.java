@@ -11,6 +11,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -18,11 +19,15 @@ import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.net.http.HttpResponse.BodyHandlers;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
@@ -64,7 +69,7 @@ class HealthAndLimitsIT {
       started.set(true);
       watcher.join();
     }
-    startLog = java.nio.file.Files.readAllLines(floe.log());
+    startLog = Files.readAllLines(floe.log());
     assertThat(post(NS, "{\"namespace\":[\"limits\"]}").statusCode()).isEqualTo(200);
     String create = "{\"name\":\"t\",\"schema\":" + HostileBodies.SCHEMA + "}";
     assertThat(post(NS + "/limits/tables", create).statusCode()).isEqualTo(200);
@@ -196,7 +201,7 @@ class HealthAndLimitsIT {
       }
       try {
         answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      } catch (java.net.SocketException e) {
+      } catch (SocketException e) {
         // A reset may discard the 413 before it is read; the cut is what this test is about.
         answer = null;
       }
@@ -306,7 +311,7 @@ class HealthAndLimitsIT {
   private static List<Integer> schemaIds() throws Exception {
     HttpResponse<String> response = get(NS + "/limits/tables/t");
     assertThat(response.statusCode()).isEqualTo(200);
-    List<Integer> ids = new java.util.ArrayList<>();
+    List<Integer> ids = new ArrayList<>();
     JSON.readTree(response.body())
         .path("metadata")
         .path("schemas")
@@ -363,10 +368,10 @@ class HealthAndLimitsIT {
 
   // --- helpers ---
 
-  private static java.util.Map<String, String> loadProperties() throws Exception {
+  private static Map<String, String> loadProperties() throws Exception {
     HttpResponse<String> response = get(NS + "/limits/tables/t");
     assertThat(response.statusCode()).isEqualTo(200);
-    java.util.Map<String, String> properties = new java.util.TreeMap<>();
+    Map<String, String> properties = new TreeMap<>();
     JSON.readTree(response.body())
         .path("metadata")
         .path("properties")

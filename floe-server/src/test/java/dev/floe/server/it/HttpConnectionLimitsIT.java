@@ -14,6 +14,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -138,7 +139,7 @@ class HttpConnectionLimitsIT {
   /** For each socket, how long after it opened the server closed it (-1: still open at 12 s). */
   private static long[] closingTimes(List<Socket> sockets, List<Long> openedAt) throws IOException {
     long[] closedAfter = new long[sockets.size()];
-    java.util.Arrays.fill(closedAfter, -1);
+    Arrays.fill(closedAfter, -1);
     long started = System.nanoTime();
     int open = sockets.size();
     while (open > 0 && millisSince(started) < 12_000) {

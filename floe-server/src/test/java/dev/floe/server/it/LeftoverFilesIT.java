@@ -7,6 +7,7 @@ import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -114,7 +115,7 @@ class LeftoverFilesIT {
   @Test
   void aNamespaceWriterCannotPurgeAnotherNamespacesLeftoverFiles() throws Exception {
     String metadata = droppedWithoutPurge("leftover");
-    Path file = Path.of(java.net.URI.create(metadata));
+    Path file = Path.of(URI.create(metadata));
     Path tableDir = file.getParent().getParent();
     assertThat(Files.exists(file)).isTrue();
 

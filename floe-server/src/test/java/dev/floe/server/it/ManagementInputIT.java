@@ -3,6 +3,7 @@ package dev.floe.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.client.Uuid7;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ class ManagementInputIT {
   @Test
   void aTokenCreationRetriedWithItsKeyAnswersTheSameStoredToken() {
     List<String> before = tokenIds("etl");
-    Map<String, String> key = Map.of("Idempotency-Key", dev.floe.client.Uuid7.next().toString());
+    Map<String, String> key = Map.of("Idempotency-Key", Uuid7.next().toString());
     String create = "{\"expires-in-seconds\":3600}";
 
     AuthHttp.Response first = send("POST", MGMT + "/principals/etl/tokens", create, key);

@@ -2,16 +2,26 @@ package dev.floe.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.floe.client.Uuid7;
+import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -65,16 +75,15 @@ class MultiInstanceIT {
       awaitEveryTableLoads(viaB, tables);
       assertThat(viaB.listTables(NS)).containsExactlyInAnyOrderElementsOf(tables);
       // Both instances host some of the tables, so some of B's loads were answered by A.
-      java.util.Set<String> servers = new java.util.HashSet<>();
-      java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+      Set<String> servers = new HashSet<>();
+      HttpClient http = HttpClient.newHttpClient();
       for (TableIdentifier id : tables) {
-        java.net.http.HttpResponse<String> load =
+        HttpResponse<String> load =
             http.send(
-                java.net.http.HttpRequest.newBuilder(
-                        java.net.URI.create(
-                            b.uri() + "/v1/default/namespaces/shared/tables/" + id.name()))
+                HttpRequest.newBuilder(
+                        URI.create(b.uri() + "/v1/default/namespaces/shared/tables/" + id.name()))
                     .build(),
-                java.net.http.HttpResponse.BodyHandlers.ofString());
+                HttpResponse.BodyHandlers.ofString());
         assertThat(load.statusCode()).isEqualTo(200);
         servers.add(load.headers().firstValue("X-Floe-Served-By").orElseThrow());
       }
@@ -95,16 +104,15 @@ class MultiInstanceIT {
       assertThat(viaA.listTables(NS)).containsExactlyInAnyOrderElementsOf(viaB.listTables(NS));
 
       // A keyed commit whose answer was lost, retried against the other instance: replayed.
-      String key = dev.floe.client.Uuid7.next().toString();
+      String key = Uuid7.next().toString();
       String commit =
           "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"retried\":\"once\"}}]}";
       String path = "/v1/default/namespaces/shared/tables/t0";
-      java.net.http.HttpResponse<String> first = post(http, a.uri() + path, commit, key);
-      java.net.http.HttpResponse<String> retry = post(http, b.uri() + path, commit, key);
+      HttpResponse<String> first = post(http, a.uri() + path, commit, key);
+      HttpResponse<String> retry = post(http, b.uri() + path, commit, key);
       assertThat(first.statusCode()).isEqualTo(200);
       assertThat(retry.statusCode()).isEqualTo(200);
-      com.fasterxml.jackson.databind.ObjectMapper json =
-          new com.fasterxml.jackson.databind.ObjectMapper();
+      ObjectMapper json = new ObjectMapper();
       String location = json.readTree(first.body()).path("metadata-location").asText();
       assertThat(json.readTree(retry.body()).path("metadata-location").asText())
           .isEqualTo(location);
@@ -112,7 +120,7 @@ class MultiInstanceIT {
       assertThat(retry.body()).as("the same bytes from either instance").isEqualTo(first.body());
       assertThat(retry.headers().firstValue("ETag")).isEqualTo(first.headers().firstValue("ETag"));
       assertThat(
-              ((org.apache.iceberg.HasTableOperations) viaA.loadTable(tables.get(0)))
+              ((HasTableOperations) viaA.loadTable(tables.get(0)))
                   .operations()
                   .current()
                   .metadataFileLocation())
@@ -132,7 +140,7 @@ class MultiInstanceIT {
       FloeProcess a, FloeProcess b) throws InterruptedException {
     String tokens = "/management/v1/principals/etl/tokens";
     AuthHttp.expect(201, a.uri(), "POST", "/management/v1/principals", null, "{\"name\":\"etl\"}");
-    Map<String, String> key = Map.of("Idempotency-Key", dev.floe.client.Uuid7.next().toString());
+    Map<String, String> key = Map.of("Idempotency-Key", Uuid7.next().toString());
     AuthHttp.Response first = AuthHttp.send(a.uri(), "POST", tokens, null, "{}", key);
     AuthHttp.Response elsewhere = AuthHttp.send(b.uri(), "POST", tokens, null, "{}", key);
     AuthHttp.Response here = AuthHttp.send(a.uri(), "POST", tokens, null, "{}", key);
@@ -188,11 +196,11 @@ class MultiInstanceIT {
         }
         awaitEveryTableLoads(viaB, tables);
 
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.util.Set<String> answeredBy = new java.util.HashSet<>();
+        HttpClient http = HttpClient.newHttpClient();
+        Set<String> answeredBy = new HashSet<>();
         for (TableIdentifier id : tables) {
           for (int i = 0; i < 3; i++) {
-            java.net.http.HttpResponse<String> commit =
+            HttpResponse<String> commit =
                 post(
                     http,
                     b.uri() + "/v1/default/namespaces/shared/tables/" + id.name(),
@@ -200,17 +208,17 @@ class MultiInstanceIT {
                         + "\"updates\":{\"round\":\""
                         + i
                         + "\"}}]}",
-                    dev.floe.client.Uuid7.next().toString());
+                    Uuid7.next().toString());
             assertThat(commit.statusCode()).as(commit.body()).isEqualTo(200);
             answeredBy.add(commit.headers().firstValue("X-Floe-Served-By").orElseThrow());
           }
         }
         assertThat(answeredBy).as("instances that answered B's commits").hasSize(2);
 
-        List<dev.floe.events.event.TableCommittedEvent> commits =
+        List<TableCommittedEvent> commits =
             ServerEvents.read(first).stream()
-                .filter(dev.floe.events.event.TableCommittedEvent.class::isInstance)
-                .map(dev.floe.events.event.TableCommittedEvent.class::cast)
+                .filter(TableCommittedEvent.class::isInstance)
+                .map(TableCommittedEvent.class::cast)
                 .filter(e -> e.identifier().namespace().equals(NS))
                 .toList();
         assertThat(commits).hasSize(tables.size() * 3);
@@ -225,14 +233,14 @@ class MultiInstanceIT {
     }
   }
 
-  private static java.net.http.HttpResponse<String> post(
-      java.net.http.HttpClient http, String url, String body, String key) throws Exception {
+  private static HttpResponse<String> post(HttpClient http, String url, String body, String key)
+      throws Exception {
     return http.send(
-        java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+        HttpRequest.newBuilder(URI.create(url))
             .header("Idempotency-Key", key)
-            .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body))
+            .POST(HttpRequest.BodyPublishers.ofString(body))
             .build(),
-        java.net.http.HttpResponse.BodyHandlers.ofString());
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** B joins the group after A: wait for the rebalance that gives it its partitions to settle. */

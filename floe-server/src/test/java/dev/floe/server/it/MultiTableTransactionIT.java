@@ -3,18 +3,22 @@ package dev.floe.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.client.Uuid7;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.RestClients;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -26,11 +30,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -52,6 +58,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,12 +78,12 @@ class MultiTableTransactionIT {
 
   @TempDir Path dataDir;
 
-  @org.junit.jupiter.api.BeforeAll
+  @BeforeAll
   static void start() {
     shared = new FloeProcess(sharedDir).start();
   }
 
-  @org.junit.jupiter.api.AfterAll
+  @AfterAll
   static void stop() throws InterruptedException {
     shared.close();
   }
@@ -161,7 +169,7 @@ class MultiTableTransactionIT {
     try (RESTCatalog catalog = RestClients.connect(shared.uri(), Map.of())) {
       List<TableIdentifier> tables = createTables(catalog, Namespace.of("keyed"), "a", "b");
       String body = transactionJson(appendsTo(catalog, tables, "keyed-op"));
-      String key = dev.floe.client.Uuid7.next().toString();
+      String key = Uuid7.next().toString();
       String url = shared.uri() + "/v1/default/transactions/commit";
 
       HttpResponse<String> first = post(url, body, key);
@@ -221,7 +229,7 @@ class MultiTableTransactionIT {
           int status;
           try {
             status = post(floe.uri() + "/v1/default/transactions/commit", body).statusCode();
-          } catch (java.io.IOException e) {
+          } catch (IOException e) {
             status = -1; // the process died under the request
           }
           awaitExit(floe);
@@ -254,7 +262,7 @@ class MultiTableTransactionIT {
           createTables(setup, Namespace.of("race"), "t0", "t1", "t2", "t3");
       Map<String, Set<TableIdentifier>> acknowledged = new ConcurrentHashMap<>();
       Map<String, Set<TableIdentifier>> refused = new ConcurrentHashMap<>();
-      List<String> partialReads = java.util.Collections.synchronizedList(new ArrayList<>());
+      List<String> partialReads = Collections.synchronizedList(new ArrayList<>());
       AtomicBoolean writing = new AtomicBoolean(true);
       int writers = 4;
       int opsPerWriter = 10;
@@ -315,10 +323,10 @@ class MultiTableTransactionIT {
                 return null;
               });
       for (Future<?> f : work) {
-        f.get(5, java.util.concurrent.TimeUnit.MINUTES);
+        f.get(5, TimeUnit.MINUTES);
       }
       writing.set(false);
-      reader.get(1, java.util.concurrent.TimeUnit.MINUTES);
+      reader.get(1, TimeUnit.MINUTES);
       pool.shutdown();
 
       Map<TableIdentifier, List<String>> history = new HashMap<>();
@@ -366,7 +374,7 @@ class MultiTableTransactionIT {
       }
     }
     List<String> order = new ArrayList<>();
-    java.util.ArrayDeque<String> ready = new java.util.ArrayDeque<>();
+    ArrayDeque<String> ready = new ArrayDeque<>();
     before.forEach(
         (op, n) -> {
           if (n == 0) {
@@ -449,7 +457,7 @@ class MultiTableTransactionIT {
     while (System.nanoTime() < deadline) {
       try {
         post(floe.uri() + "/v1/config", "");
-      } catch (java.io.IOException e) {
+      } catch (IOException e) {
         return; // nothing listens any more
       }
       Thread.sleep(100);
@@ -498,19 +506,19 @@ class MultiTableTransactionIT {
   }
 
   private static String location(RESTCatalog catalog, TableIdentifier id) {
-    return ((org.apache.iceberg.HasTableOperations) catalog.loadTable(id))
+    return ((HasTableOperations) catalog.loadTable(id))
         .operations()
         .current()
         .metadataFileLocation();
   }
 
   private static HttpResponse<String> post(String url, String body)
-      throws java.io.IOException, InterruptedException {
+      throws IOException, InterruptedException {
     return post(url, body, null);
   }
 
   private static HttpResponse<String> post(String url, String body, String idempotencyKey)
-      throws java.io.IOException, InterruptedException {
+      throws IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60));
     if (idempotencyKey != null) {

@@ -14,7 +14,10 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
 import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.cli.ManageCommand;
 import dev.floe.server.it.support.AuthHttp;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -83,8 +86,8 @@ class OidcIT {
   }
 
   private static String cli(String token, String group, String... args) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-    java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
     String[] all = new String[args.length + 4];
     System.arraycopy(args, 0, all, 0, args.length);
     all[args.length] = "--url";
@@ -92,11 +95,11 @@ class OidcIT {
     all[args.length + 2] = "--token";
     all[args.length + 3] = token;
     int status =
-        dev.floe.server.cli.ManageCommand.run(
+        ManageCommand.run(
             group,
             all,
-            new java.io.PrintStream(out, true, StandardCharsets.UTF_8),
-            new java.io.PrintStream(err, true, StandardCharsets.UTF_8));
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(status).as(err.toString(StandardCharsets.UTF_8)).isZero();
     String printed = out.toString(StandardCharsets.UTF_8).trim();
     assertThat(printed).doesNotContain(token);

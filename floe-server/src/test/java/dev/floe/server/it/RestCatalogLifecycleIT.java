@@ -7,6 +7,7 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -39,7 +40,7 @@ class RestCatalogLifecycleIT {
   void everyAcknowledgedChangeSurvivesSigkillAndRestart() throws Exception {
     try (FloeProcess floe = new FloeProcess(dataDir).start()) {
       try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of())) {
-        catalog.createNamespace(DB, new java.util.HashMap<>(Map.of("owner", "analytics")));
+        catalog.createNamespace(DB, new HashMap<>(Map.of("owner", "analytics")));
         PartitionSpec spec = PartitionSpec.builderFor(SCHEMA).identity("category").build();
         Table table = catalog.createTable(EVENTS, SCHEMA, spec);
         assertThat(table.location())

@@ -17,15 +17,21 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -35,6 +41,7 @@ import org.apache.iceberg.exceptions.BadRequestException;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,7 +129,7 @@ class S3WarehouseIT {
     props.put(CatalogProperties.WAREHOUSE_LOCATION, "lake");
     props.put("token", admin);
     RESTCatalog catalog = new RESTCatalog();
-    catalog.setConf(new org.apache.hadoop.conf.Configuration());
+    catalog.setConf(new Configuration());
     catalog.initialize("floe", props);
     return catalog;
   }
@@ -152,7 +159,7 @@ class S3WarehouseIT {
 
     try (RESTCatalog catalog = client()) {
       Table table = catalog.loadTable(id);
-      List<String> paths = new java.util.ArrayList<>();
+      List<String> paths = new ArrayList<>();
       try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
         tasks.forEach(task -> paths.add(task.file().location()));
       }
@@ -355,8 +362,7 @@ class S3WarehouseIT {
     props.put("floe.warehouse.lake.self-check", "full");
     String log;
     try (FloeProcess full = new FloeProcess(dir.resolve("floe-s3-full"), props)) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(full::start)
-          .hasMessageContaining("exited with");
+      Assertions.assertThatThrownBy(full::start).hasMessageContaining("exited with");
       log = Files.readString(full.log());
     }
     assertThat(log)
@@ -385,7 +391,7 @@ class S3WarehouseIT {
               .withProperty("floe.storage-profile", "cold")
               .create();
       assertThat(single.location()).startsWith("s3://archive/tables/lake/db/single-");
-      org.assertj.core.api.Assertions.assertThatThrownBy(
+      Assertions.assertThatThrownBy(
               () ->
                   catalog.createNamespace(
                       Namespace.of("nope"),
@@ -393,7 +399,7 @@ class S3WarehouseIT {
           .isInstanceOf(BadRequestException.class)
           .hasMessageContaining("Storage profile does not exist: missing");
       // Inside the bound namespace, a location in the warehouse's bucket is outside its storage.
-      org.assertj.core.api.Assertions.assertThatThrownBy(
+      Assertions.assertThatThrownBy(
               () ->
                   catalog
                       .buildTable(TableIdentifier.of(cold, "escape"), SCHEMA)
@@ -421,7 +427,7 @@ class S3WarehouseIT {
     storage(props, "floe.warehouse.lake.", "s3://lake/warehouse");
     props.put("floe.auth", "token");
     props.put("floe.kafka.bootstrap-servers", FloeProcess.embeddedKafka(dir.resolve("floe-s3")));
-    List<String> names = new java.util.ArrayList<>();
+    List<String> names = new ArrayList<>();
     try (RESTCatalog catalog = client()) {
       db(catalog);
       for (int i = 0; i < 8; i++) {
@@ -430,7 +436,7 @@ class S3WarehouseIT {
       }
     }
     try (FloeProcess second = new FloeProcess(dir.resolve("floe-s3-second"), props).start()) {
-      java.util.Set<String> servedBy = new java.util.HashSet<>();
+      Set<String> servedBy = new HashSet<>();
       for (FloeProcess instance : List.of(floe, second)) {
         for (String name : names) {
           HttpResponse<String> response =
@@ -459,7 +465,7 @@ class S3WarehouseIT {
     try (RESTCatalog catalog = client()) {
       Namespace ns = db(catalog);
       Table t = catalog.createTable(TableIdentifier.of(ns, "owner"), SCHEMA);
-      org.assertj.core.api.Assertions.assertThatThrownBy(
+      Assertions.assertThatThrownBy(
               () ->
                   catalog
                       .buildTable(TableIdentifier.of(ns, "inside"), SCHEMA)
@@ -482,7 +488,7 @@ class S3WarehouseIT {
     try (RESTCatalog catalog = client()) {
       db(catalog);
       metadata =
-          ((org.apache.iceberg.HasTableOperations) catalog.createTable(id, SCHEMA))
+          ((HasTableOperations) catalog.createTable(id, SCHEMA))
               .operations()
               .current()
               .metadataFileLocation();
@@ -492,7 +498,7 @@ class S3WarehouseIT {
     Files.delete(dir.resolve("s3/data/lake").resolve(metadata.substring("s3://lake/".length())));
     assertThat(status(path)).as("seen less than 3 s ago: not asked").isEqualTo(200);
 
-    long deadline = System.nanoTime() + java.time.Duration.ofSeconds(15).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
     int answer = 200;
     while (answer == 200 && System.nanoTime() < deadline) {
       Thread.sleep(200);

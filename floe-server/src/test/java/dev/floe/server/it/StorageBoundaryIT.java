@@ -2,6 +2,7 @@ package dev.floe.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
@@ -18,6 +19,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -225,7 +227,7 @@ class StorageBoundaryIT {
             "/v1/whb/namespaces/sec2/tables/wanted",
             "{\"requirements\":[{\"type\":\"assert-create\"}],\"updates\":["
                 + "{\"action\":\"assign-uuid\",\"uuid\":\""
-                + java.util.UUID.randomUUID()
+                + UUID.randomUUID()
                 + "\"},"
                 + "{\"action\":\"upgrade-format-version\",\"format-version\":2},"
                 + "{\"action\":\"add-schema\",\"schema\":"
@@ -378,7 +380,7 @@ class StorageBoundaryIT {
             + "\"}");
   }
 
-  private static com.fasterxml.jackson.databind.JsonNode createTable(
+  private static JsonNode createTable(
       String token, String warehouse, String namespace, String name, String location) {
     return AuthHttp.expect(
             200,
@@ -390,7 +392,7 @@ class StorageBoundaryIT {
         .json();
   }
 
-  private static com.fasterxml.jackson.databind.JsonNode createView(
+  private static JsonNode createView(
       String token, String warehouse, String namespace, String name, String location) {
     return AuthHttp.expect(
             200,

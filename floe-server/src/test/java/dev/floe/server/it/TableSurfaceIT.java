@@ -8,11 +8,15 @@ import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -25,6 +29,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Table behaviour beyond Iceberg's suite: every table has its own location inside the warehouse, a
@@ -38,7 +44,7 @@ class TableSurfaceIT {
   @TempDir static Path dataDir;
   private static FloeProcess floe;
   private static RESTCatalog catalog;
-  private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @BeforeAll
   static void start() {
@@ -188,27 +194,26 @@ class TableSurfaceIT {
             TableIdentifier.of(NS, "cached"), SCHEMA, PartitionSpec.unpartitioned(), Map.of());
     String path = "/v1/default/namespaces/loc/tables/cached";
     for (String mode : new String[] {"", "?snapshots=refs"}) {
-      java.net.http.HttpResponse<String> first = get(path + mode, null);
+      HttpResponse<String> first = get(path + mode, null);
       assertThat(first.statusCode()).isEqualTo(200);
       String etag = first.headers().firstValue("ETag").orElseThrow();
       for (int i = 0; i < 3; i++) {
-        java.net.http.HttpResponse<String> again = get(path + mode, null);
+        HttpResponse<String> again = get(path + mode, null);
         assertThat(again.statusCode()).isEqualTo(200);
         assertThat(again.body()).isEqualTo(first.body());
         assertThat(again.headers().firstValue("ETag")).contains(etag);
       }
       assertThat(get(path + mode, etag).statusCode()).isEqualTo(304);
     }
-    java.net.http.HttpResponse<String> before = get(path, null);
+    HttpResponse<String> before = get(path, null);
     table.updateProperties().set("cached", "no").commit();
-    java.net.http.HttpResponse<String> after = get(path, before.headers().firstValue("ETag").get());
+    HttpResponse<String> after = get(path, before.headers().firstValue("ETag").get());
     assertThat(after.statusCode()).as("a commit changes the answer").isEqualTo(200);
     assertThat(after.body()).contains("\"cached\":\"no\"").isNotEqualTo(before.body());
     assertThat(get(path, null).body()).isEqualTo(after.body());
 
     String metadata =
-        ((org.apache.iceberg.HasTableOperations)
-                catalog.loadTable(TableIdentifier.of(NS, "cached")))
+        ((HasTableOperations) catalog.loadTable(TableIdentifier.of(NS, "cached")))
             .operations()
             .current()
             .metadataFileLocation();
@@ -217,17 +222,16 @@ class TableSurfaceIT {
     assertThat(get(path + "?snapshots=refs", null).statusCode()).isEqualTo(404);
   }
 
-  private static java.net.http.HttpResponse<String> get(String path, String ifNoneMatch)
-      throws Exception {
-    var request = java.net.http.HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET();
+  private static HttpResponse<String> get(String path, String ifNoneMatch) throws Exception {
+    var request = HttpRequest.newBuilder(URI.create(floe.uri() + path)).GET();
     if (ifNoneMatch != null) {
       request.header("If-None-Match", ifNoneMatch);
     }
-    return HTTP.send(request.build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
-  @org.junit.jupiter.params.ParameterizedTest
-  @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 3})
+  @ParameterizedTest
+  @ValueSource(ints = {1, 2, 3})
   void createsAndCommitsToEveryFormatVersion(int formatVersion) {
     TableIdentifier id = TableIdentifier.of(NS, "v" + formatVersion);
     Map<String, String> properties =
@@ -237,8 +241,7 @@ class TableSurfaceIT {
     table.updateSchema().addColumn("extra", Types.StringType.get()).commit();
 
     Table loaded = catalog.loadTable(id);
-    assertThat(
-            ((org.apache.iceberg.HasTableOperations) loaded).operations().current().formatVersion())
+    assertThat(((HasTableOperations) loaded).operations().current().formatVersion())
         .isEqualTo(formatVersion);
     assertThat(loaded.snapshots()).hasSize(1);
     assertThat(loaded.schema().findField("extra")).isNotNull();

@@ -1,15 +1,19 @@
 package dev.floe.infra.config;
 
+import dev.floe.infra.storage.config.StorageConfig;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Floe's configuration: defaults, overridden by a properties file ({@code --config}), overridden by
@@ -40,18 +44,18 @@ public record FloeConfig(
     boolean auditReads,
     int standbyReplicas,
     Duration idempotencyKeyLifetime,
-    java.util.Set<String> haltBefore,
+    Set<String> haltBefore,
     AuthConfig auth,
     HttpConfig http,
-    dev.floe.infra.storage.StorageConfig storage) {
+    StorageConfig storage) {
 
   public FloeConfig {
-    haltBefore = haltBefore == null ? java.util.Set.of() : java.util.Set.copyOf(haltBefore);
+    haltBefore = haltBefore == null ? Set.of() : Set.copyOf(haltBefore);
     auth = auth == null ? AuthConfig.NONE : auth;
     http = http == null ? HttpConfig.DEFAULT : http;
     Objects.requireNonNull(dataDir, "dataDir");
     warehouses = Map.copyOf(warehouses);
-    storage = storage == null ? dev.floe.infra.storage.StorageConfig.local(warehouses) : storage;
+    storage = storage == null ? StorageConfig.local(warehouses) : storage;
     if (!warehouses.containsKey(defaultWarehouse)) {
       throw new IllegalArgumentException(
           "default warehouse " + defaultWarehouse + " is not configured");
@@ -118,13 +122,13 @@ public record FloeConfig(
         Boolean.parseBoolean(props.getProperty("floe.audit.reads", "false")),
         Integer.parseInt(props.getProperty("floe.streams.standby-replicas", "0")),
         Duration.parse(props.getProperty("floe.idempotency-key-lifetime", "PT30M")),
-        java.util.Arrays.stream(props.getProperty("floe.testing.halt-before", "").split(","))
+        Arrays.stream(props.getProperty("floe.testing.halt-before", "").split(","))
             .map(String::trim)
             .filter(type -> !type.isEmpty())
-            .collect(java.util.stream.Collectors.toSet()),
+            .collect(Collectors.toSet()),
         AuthConfig.fromProperties(props),
         HttpConfig.fromProperties(props),
-        dev.floe.infra.storage.StorageConfig.fromProperties(props, warehouses));
+        StorageConfig.fromProperties(props, warehouses));
   }
 
   private static String trimSlash(String location) {

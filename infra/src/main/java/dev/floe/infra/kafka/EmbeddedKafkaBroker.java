@@ -1,6 +1,9 @@
 package dev.floe.infra.kafka;
 
+import dev.floe.events.RecordLimits;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -125,9 +128,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER + ":PLAINTEXT");
     props.put("log.dirs", logDir.toString());
     props.put("auto.create.topics.enable", "false");
-    props.put("message.max.bytes", String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
-    props.put(
-        "replica.fetch.max.bytes", String.valueOf(dev.floe.events.RecordLimits.MAX_REQUEST_BYTES));
+    props.put("message.max.bytes", String.valueOf(RecordLimits.MAX_REQUEST_BYTES));
+    props.put("replica.fetch.max.bytes", String.valueOf(RecordLimits.MAX_REQUEST_BYTES));
     props.put("offsets.topic.replication.factor", "1");
     props.put("offsets.topic.num.partitions", "4");
     // Exactly-once commits write an offset commit per transaction: with the default 100 MiB
@@ -168,7 +170,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
               .setControllerListenerName(CONTROLLER)
               .setMetadataLogDirectory(logDir.toString())
               .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
-              .setPrintStream(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()))
+              .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
               .addDirectory(logDir.toString());
       formatter.run();
     } catch (IOException e) {

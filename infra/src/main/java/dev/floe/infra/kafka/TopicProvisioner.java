@@ -3,6 +3,8 @@ package dev.floe.infra.kafka;
 import dev.floe.events.RecordLimits;
 import dev.floe.events.Topics;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +15,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,13 +44,11 @@ public final class TopicProvisioner {
    */
   private static void raiseRecordLimit(Admin admin, Set<String> existing, Topics topics)
       throws InterruptedException, ExecutionException, TimeoutException {
-    Map<org.apache.kafka.common.config.ConfigResource, java.util.Collection<AlterConfigOp>> alter =
-        new java.util.HashMap<>();
+    Map<ConfigResource, Collection<AlterConfigOp>> alter = new HashMap<>();
     for (String name : existing) {
       if (name.startsWith(topics.prefix()) || name.startsWith(topics.applicationId() + "-")) {
         alter.put(
-            new org.apache.kafka.common.config.ConfigResource(
-                org.apache.kafka.common.config.ConfigResource.Type.TOPIC, name),
+            new ConfigResource(ConfigResource.Type.TOPIC, name),
             List.of(
                 new AlterConfigOp(
                     new ConfigEntry(
@@ -90,7 +92,7 @@ public final class TopicProvisioner {
           missing.stream().map(NewTopic::name).toList(),
           partitions);
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof org.apache.kafka.common.errors.TopicExistsException) {
+      if (e.getCause() instanceof TopicExistsException) {
         return; // another instance created them first
       }
       throw new IllegalStateException("Cannot create Floe's topics", e.getCause());

@@ -1,5 +1,6 @@
 package dev.floe.infra.storage;
 
+import dev.floe.infra.storage.config.StorageProfile;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.iceberg.CatalogUtil;

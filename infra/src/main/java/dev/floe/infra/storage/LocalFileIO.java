@@ -6,8 +6,8 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.LinkOption;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -109,7 +109,6 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     throw new IllegalArgumentException("Outside every storage root: " + location);
   }
 
-
   @Override
   public InputFile newInputFile(String location) {
     return new LocalInputFile(location, below(location), this);
@@ -177,7 +176,9 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     }
   }
 
-  /** A file to read: its links are checked when it is opened or measured, not to ask if it exists. */
+  /**
+   * A file to read: its links are checked when it is opened or measured, not to ask if it exists.
+   */
   private record LocalInputFile(String location, Path path, LocalFileIO io) implements InputFile {
     @Override
     public long getLength() {
@@ -208,8 +209,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
     }
   }
 
-  private record LocalOutputFile(String location, Path path, LocalFileIO io)
-      implements OutputFile {
+  private record LocalOutputFile(String location, Path path, LocalFileIO io) implements OutputFile {
     @Override
     public PositionOutputStream create() {
       if (Files.exists(path)) {

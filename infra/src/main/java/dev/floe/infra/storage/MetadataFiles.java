@@ -4,7 +4,10 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import dev.floe.events.state.MetadataDocuments;
-import dev.floe.infra.storage.location.LocationAuthority;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -15,6 +18,7 @@ import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.aws.s3.S3FileIO;
@@ -170,7 +174,7 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
   private InputStream open(String location) throws IOException {
     InputStream in = io(location).newInputFile(location).newStream();
     return TableMetadataParser.Codec.fromFileName(location) == TableMetadataParser.Codec.GZIP
-        ? new java.util.zip.GZIPInputStream(in)
+        ? new GZIPInputStream(in)
         : in;
   }
 

@@ -1,5 +1,6 @@
 package dev.floe.infra.storage;
 
+import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -22,11 +23,11 @@ final class RecentDocuments {
   private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
   private long chars;
 
-  RecentDocuments(long maxChars, java.time.Duration maxAge) {
+  RecentDocuments(long maxChars, Duration maxAge) {
     this(maxChars, maxAge, System::nanoTime);
   }
 
-  RecentDocuments(long maxChars, java.time.Duration maxAge, LongSupplier nanoClock) {
+  RecentDocuments(long maxChars, Duration maxAge, LongSupplier nanoClock) {
     this.maxChars = maxChars;
     this.maxAgeNanos = maxAge.toNanos();
     this.nanoClock = nanoClock;

@@ -1,6 +1,9 @@
 package dev.floe.infra.storage;
 
-import dev.floe.infra.storage.StorageProfile.SelfCheck;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
+import dev.floe.infra.storage.config.StorageProfile.SelfCheck;
 import dev.floe.infra.storage.vending.AccessLevel;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.infra.storage.vending.VendedCredentials;
@@ -8,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -112,7 +116,7 @@ public final class StorageSelfCheck {
                     c.get("s3.access-key-id"),
                     c.get("s3.secret-access-key"),
                     c.get("s3.session-token"))))) {
-      String bucket = java.net.URI.create(profile.root()).getHost();
+      String bucket = URI.create(profile.root()).getHost();
       String insideKey = key(inside + "/object");
       String outsideKey = key(probe + "/inside-sibling/object");
       client.putObject(b -> b.bucket(bucket).key(insideKey), RequestBody.fromString("inside"));

@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.state.MetadataDocuments;
+import dev.floe.infra.storage.config.StorageConfig;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.ConnectException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +37,7 @@ class MetadataFilesTest {
       assertThat(restarted.recentlyWritten(location)).isEmpty();
       assertThat(restarted.document(location)).isEqualTo(json);
       // A location names one immutable version: the second read is served from the cache.
-      Files.delete(Path.of(java.net.URI.create(location)));
+      Files.delete(Path.of(URI.create(location)));
       assertThat(restarted.document(location)).isEqualTo(json);
     }
   }
@@ -64,7 +67,7 @@ class MetadataFilesTest {
     try (MetadataFiles files = new MetadataFiles(storage, nanos::get)) {
       files.writeJson(written, "{}");
       assertThat(files.exists(found.toUri().toString())).as("found by asking").isTrue();
-      Files.delete(Path.of(java.net.URI.create(written)));
+      Files.delete(Path.of(URI.create(written)));
       Files.delete(found);
 
       nanos.addAndGet(Duration.ofSeconds(9).toNanos());
@@ -85,7 +88,7 @@ class MetadataFilesTest {
     try (MetadataFiles files = new MetadataFiles()) {
       files.writeJson(location, "{}");
       assertThat(files.knownToExist(location)).as("a stat").isTrue();
-      Files.delete(Path.of(java.net.URI.create(location)));
+      Files.delete(Path.of(URI.create(location)));
       assertThat(files.exists(location)).isFalse();
       assertThat(files.knownToExist(location)).isFalse();
     }
@@ -108,7 +111,7 @@ class MetadataFilesTest {
       assertThat(files.knownToExist(location)).isFalse();
       // Asking is a request: to an endpoint where nothing listens, it cannot connect.
       assertThatThrownBy(() -> files.exists(location))
-          .hasRootCauseInstanceOf(java.net.ConnectException.class);
+          .hasRootCauseInstanceOf(ConnectException.class);
     }
   }
 

@@ -10,9 +10,11 @@ import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.MetadataUpdate;
@@ -74,8 +76,8 @@ public final class LineageIndex implements AutoCloseable {
     return this;
   }
 
-  public java.util.Optional<TableLineage> table(String warehouse, TableIdentifier table) {
-    return java.util.Optional.ofNullable(tables.get(Keys.table(warehouse, table)));
+  public Optional<TableLineage> table(String warehouse, TableIdentifier table) {
+    return Optional.ofNullable(tables.get(Keys.table(warehouse, table)));
   }
 
   /** Tables with at least one snapshot derived from the given source repository. */
@@ -90,7 +92,7 @@ public final class LineageIndex implements AutoCloseable {
         derived.add(new TableLineage(lineage.warehouse(), lineage.table(), matching));
       }
     }
-    derived.sort(java.util.Comparator.comparing(l -> l.warehouse() + "/" + l.table()));
+    derived.sort(Comparator.comparing(l -> l.warehouse() + "/" + l.table()));
     return derived;
   }
 

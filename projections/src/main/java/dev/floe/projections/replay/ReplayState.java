@@ -1,6 +1,7 @@
 package dev.floe.projections.replay;
 
 import dev.floe.events.Keys;
+import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
@@ -26,6 +27,8 @@ import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
 
 /**
  * The catalog rebuilt from {@code floe.events} alone: {@link #apply} is the evolve function of
@@ -182,13 +185,11 @@ public final class ReplayState {
               e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence()));
     } else if (event instanceof ViewReplacedEvent e) {
       TableState previous = view(e.warehouse(), e.identifier());
-      org.apache.iceberg.view.ViewMetadata base =
-          org.apache.iceberg.view.ViewMetadataParser.fromJson(
-              previous.metadataLocation(), previous.metadataJson());
-      org.apache.iceberg.view.ViewMetadata.Builder builder =
-          org.apache.iceberg.view.ViewMetadata.buildFrom(base);
+      ViewMetadata base =
+          ViewMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
+      ViewMetadata.Builder builder = ViewMetadata.buildFrom(base);
       e.updates().forEach(update -> update.applyTo(builder));
-      String json = org.apache.iceberg.view.ViewMetadataParser.toJson(builder.build());
+      String json = ViewMetadataParser.toJson(builder.build());
       putView(
           e.warehouse(),
           e.identifier(),
@@ -199,8 +200,7 @@ public final class ReplayState {
     } else if (event instanceof ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
-    } else if (!(event instanceof TableFilesPurgedEvent
-        || event instanceof dev.floe.events.event.AccessChangedEvent)) {
+    } else if (!(event instanceof TableFilesPurgedEvent || event instanceof AccessChangedEvent)) {
       // Access changes are not catalog state: the access store follows them (docs/security.md).
       throw new IllegalArgumentException("No evolve for " + event.type());
     }

@@ -2,8 +2,10 @@ package dev.floe.projections.replay;
 
 import dev.floe.events.Keys;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableEntry;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +38,7 @@ public final class ReplayStores {
           WriteBatch tablesBatch = new WriteBatch();
           RocksDB dir = RocksDB.open(options, directory.resolve(StoreNames.DIRECTORY).toString());
           RocksDB tables = RocksDB.open(options, directory.resolve(StoreNames.TABLES).toString())) {
-        for (Map.Entry<ReplayState.NamespaceRef, dev.floe.events.state.NamespaceState> ns :
+        for (Map.Entry<ReplayState.NamespaceRef, NamespaceState> ns :
             state.namespaces().entrySet()) {
           dirBatch.put(
               bytes(DirectoryKeys.namespace(ns.getKey().warehouse(), ns.getKey().namespace())),
@@ -64,7 +66,7 @@ public final class ReplayStores {
           tables.flush(flush);
         }
       }
-    } catch (RocksDBException | java.io.IOException e) {
+    } catch (RocksDBException | IOException e) {
       throw new IllegalStateException("Cannot write the replayed stores to " + directory, e);
     }
   }

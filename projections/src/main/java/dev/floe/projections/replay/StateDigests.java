@@ -1,6 +1,7 @@
 package dev.floe.projections.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
@@ -65,8 +66,7 @@ public final class StateDigests {
     Object sorted = FloeJson.mapper().treeToValue(node, Object.class);
     return FloeJson.mapper()
         .copy()
-        .configure(
-            com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
+        .configure(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS, true)
         .writeValueAsString(sorted);
   }
 

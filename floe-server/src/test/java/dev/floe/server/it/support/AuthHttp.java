@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Map;
 
 /** Plain JSON requests with an optional bearer token, for the access-control tests. */
 public final class AuthHttp {
@@ -30,7 +31,7 @@ public final class AuthHttp {
   private AuthHttp() {}
 
   public static Response send(String base, String method, String path, String token, String body) {
-    return send(base, method, path, token, body, java.util.Map.of());
+    return send(base, method, path, token, body, Map.of());
   }
 
   /** With extra request headers (e.g. {@code Idempotency-Key}). */
@@ -40,7 +41,7 @@ public final class AuthHttp {
       String path,
       String token,
       String body,
-      java.util.Map<String, String> headers) {
+      Map<String, String> headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(base + path))
             .timeout(Duration.ofSeconds(60))

@@ -1,6 +1,7 @@
 package dev.floe.server.it.support;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -8,14 +9,23 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The figures of one fault run, as ordered {@code key=value} pairs and a one-line summary. */
 public final class FaultFigures {
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FaultFigures.class);
+  private static final Logger LOG = LoggerFactory.getLogger(FaultFigures.class);
 
   private FaultFigures() {}
 
@@ -40,10 +50,9 @@ public final class FaultFigures {
     f.put(
         "load-average-1m",
         String.format(
-            java.util.Locale.ROOT,
+            Locale.ROOT,
             "%.1f",
-            java.lang.management.ManagementFactory.getOperatingSystemMXBean()
-                .getSystemLoadAverage()));
+            ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
     f.put("load-s", seconds(loadEnd - loadStart));
     f.put("kills", String.valueOf(faults.stream().filter(x -> x.what().contains("floe")).count()));
     f.put(
@@ -62,7 +71,7 @@ public final class FaultFigures {
     f.put("unknown-absent", String.valueOf(report.unknownAbsent()));
     f.put(
         "commits-per-s",
-        String.format(java.util.Locale.ROOT, "%.1f", acknowledged / ((loadEnd - loadStart) / 1e9)));
+        String.format(Locale.ROOT, "%.1f", acknowledged / ((loadEnd - loadStart) / 1e9)));
     f.put("http-409s-retried", String.valueOf(log.conflicts().size()));
     f.put("409s-against-own-unknown-commit", String.valueOf(report.conflictsWithOwnUnknown()));
     f.put("failovers", String.valueOf(writers.stream().mapToInt(HarnessWriter::failovers).sum()));
@@ -181,17 +190,14 @@ public final class FaultFigures {
    * restarted processor restores from, and what replies and idempotency records cost.
    */
   public static Map<String, String> topicSizes(String bootstrapServers) {
-    Map<String, String> sizes = new java.util.TreeMap<>();
-    try (org.apache.kafka.clients.admin.Admin admin =
-        org.apache.kafka.clients.admin.Admin.create(
-            Map.of(
-                org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers))) {
-      Map<String, Long> bytes = new java.util.TreeMap<>();
+    Map<String, String> sizes = new TreeMap<>();
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+      Map<String, Long> bytes = new TreeMap<>();
       admin
           .describeLogDirs(List.of(1))
           .allDescriptions()
-          .get(30, java.util.concurrent.TimeUnit.SECONDS)
+          .get(30, TimeUnit.SECONDS)
           .values()
           .forEach(
               dirs ->
@@ -206,7 +212,7 @@ public final class FaultFigures {
       bytes.forEach(
           (topic, size) -> {
             if (topic.startsWith("floe.")) {
-              sizes.put("mb." + topic, String.format(java.util.Locale.ROOT, "%.1f", size / 1e6));
+              sizes.put("mb." + topic, String.format(Locale.ROOT, "%.1f", size / 1e6));
             }
           });
     } catch (Exception e) {
@@ -221,7 +227,7 @@ public final class FaultFigures {
    */
   public static String describe(FaultRun.Fault fault, CommitLog log, int tableCount) {
     long commits = 0;
-    java.util.Set<String> tables = new java.util.HashSet<>();
+    Set<String> tables = new HashSet<>();
     for (CommitLog.Attempt attempt : log.attempts()) {
       if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED
           && attempt.endNanos > fault.startNanos()
@@ -245,11 +251,11 @@ public final class FaultFigures {
   }
 
   public static String seconds(long nanos) {
-    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e9);
+    return String.format(Locale.ROOT, "%.1f", nanos / 1e9);
   }
 
   public static String millis(double value) {
-    return String.format(java.util.Locale.ROOT, "%.0f", value);
+    return String.format(Locale.ROOT, "%.0f", value);
   }
 
   public static double percentile(List<Double> sorted, double p) {

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Snapshot;
@@ -199,7 +200,7 @@ public final class HarnessWriter implements Runnable {
                         .withHeaders(RESTUtil.configHeaders(config))
                         .build(),
                     observer));
-    catalog.setConf(new org.apache.hadoop.conf.Configuration());
+    catalog.setConf(new Configuration());
     catalog.initialize("floe", props);
     return catalog;
   }

@@ -2,6 +2,7 @@ package dev.floe.server.it.support;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -221,7 +222,7 @@ public final class HostileRequests {
     Route route = pick(random, ROUTES.stream().filter(r -> r.method().equals("POST")).toList());
     int size = (int) (10L * 1024 * 1024) + 1 + random.nextInt(64 * 1024);
     byte[] body = new byte[size];
-    java.util.Arrays.fill(body, (byte) ' ');
+    Arrays.fill(body, (byte) ' ');
     body[0] = '{';
     body[size - 1] = '}';
     return request(

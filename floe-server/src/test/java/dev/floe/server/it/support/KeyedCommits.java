@@ -17,8 +17,10 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.PartitionSpec;
@@ -85,7 +87,7 @@ public final class KeyedCommits {
                 TableIdentifier.of(ns, table),
                 new Schema(Types.NestedField.required(1, "id", Types.LongType.get())),
                 PartitionSpec.unpartitioned(),
-                java.util.Map.of("format-version", "2"));
+                Map.of("format-version", "2"));
       } catch (AlreadyExistsException e) {
         created = catalog.loadTable(TableIdentifier.of(ns, table));
       }
@@ -265,6 +267,6 @@ public final class KeyedCommits {
   }
 
   private static long newSnapshotId() {
-    return Math.abs(java.util.UUID.randomUUID().getMostSignificantBits() >> 1);
+    return Math.abs(UUID.randomUUID().getMostSignificantBits() >> 1);
   }
 }

@@ -2,6 +2,7 @@ package dev.floe.server.it.support;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.rest.RESTCatalog;
 
@@ -16,7 +17,7 @@ public final class RestClients {
     props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.hadoop.HadoopFileIO");
     props.putAll(extra);
     RESTCatalog catalog = new RESTCatalog();
-    catalog.setConf(new org.apache.hadoop.conf.Configuration());
+    catalog.setConf(new Configuration());
     catalog.initialize("floe", props);
     return catalog;
   }

@@ -12,8 +12,8 @@ import java.util.Locale;
 /**
  * A storage location in canonical form, so that two spellings of one place compare equal and a
  * location that could name more than one place, or climb out of where it appears to be, is refused.
- * Every comparison of locations in Floe goes through this class ({@link LocationAuthority}); no
- * other code compares location strings.
+ * Every comparison of locations in Floe goes through this class ({@link
+ * dev.floe.infra.storage.authority.LocationAuthority}); no other code compares location strings.
  *
  * <p>Canonical form: {@code file:///a/b}, {@code s3://bucket/a/b}, {@code gs://bucket/a/b}. The
  * {@code file:} spellings {@code file:/a}, {@code file:///a} and a bare {@code /a} are one place;
@@ -26,7 +26,8 @@ import java.util.Locale;
  * backslashes, {@code ?} and {@code #}, {@code .} and {@code ..} segments in any spelling,
  * malformed or non-UTF-8 escapes (overlong forms included), a {@code file:} location with a host,
  * an empty segment on object storage (where {@code a//b} is another key than {@code a/b}), a
- * missing bucket, and any scheme but {@code file}, {@code s3}, {@code s3a}, {@code s3n}, {@code gs}.
+ * missing bucket, and any scheme but {@code file}, {@code s3}, {@code s3a}, {@code s3n}, {@code
+ * gs}.
  *
  * @param scheme {@code file}, {@code s3} or {@code gs}
  * @param bucket the bucket, lower case; empty for {@code file}
@@ -183,7 +184,7 @@ public record Location(String scheme, String bucket, List<String> segments, Stri
   }
 
   /** The location with control characters escaped, safe to put in a message or a log line. */
-  static String printable(String location) {
+  public static String printable(String location) {
     StringBuilder out = new StringBuilder();
     int limit = Math.min(location.length(), 300);
     for (int i = 0; i < limit; i++) {

@@ -2,9 +2,9 @@ package dev.floe.infra.storage.vending;
 
 import com.google.auth.oauth2.AccessToken;
 import com.google.auth.oauth2.GoogleCredentials;
-import dev.floe.infra.storage.S3Clients;
-import dev.floe.infra.storage.StorageConfig;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /**
  * The credential vendor of each storage that has vending on, created on first use and cached per
@@ -25,7 +28,7 @@ public final class CredentialVendors implements AutoCloseable {
   private final StorageConfig storage;
   private final Clock clock;
   private final Map<String, CredentialVendor> vendors = new ConcurrentHashMap<>();
-  private final List<AutoCloseable> closeables = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private final List<AutoCloseable> closeables = new CopyOnWriteArrayList<>();
 
   public CredentialVendors(StorageConfig storage, Clock clock) {
     this.storage = storage;
@@ -97,7 +100,7 @@ public final class CredentialVendors implements AutoCloseable {
   }
 
   /** The catalog's own Google token: a service account key file, or application defaults. */
-  private static java.util.function.Supplier<GcsDownscopedCredentialVendor.SourceToken> googleToken(
+  private static Supplier<GcsDownscopedCredentialVendor.SourceToken> googleToken(
       StorageProfile profile) {
     GoogleCredentials credentials;
     try {
@@ -135,7 +138,7 @@ public final class CredentialVendors implements AutoCloseable {
       try {
         closeable.close();
       } catch (Exception e) {
-        org.slf4j.LoggerFactory.getLogger(CredentialVendors.class)
+        LoggerFactory.getLogger(CredentialVendors.class)
             .warn("Cannot close a credential vendor: {}", e.toString());
       }
     }

@@ -1,5 +1,6 @@
 package dev.floe.infra.storage.vending;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -63,7 +64,7 @@ public final class GcsAccessBoundary {
     }
     try {
       return JSON.writeValueAsString(root);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot write an access boundary", e);
     }
   }

@@ -2,7 +2,7 @@ package dev.floe.infra.storage.vending;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.StorageProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;

@@ -1,5 +1,6 @@
 package dev.floe.infra.storage.vending;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -143,7 +144,7 @@ public final class S3SessionPolicy {
   private static String write(ObjectNode policy) {
     try {
       return JSON.writeValueAsString(policy);
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JsonProcessingException e) {
       throw new IllegalStateException("Cannot write a session policy", e);
     }
   }

@@ -1,6 +1,6 @@
 package dev.floe.infra.storage.vending;
 
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.StorageProfile;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -3,6 +3,8 @@ package dev.floe.infra.storage.location;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.infra.storage.authority.LocationAuthority;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -27,7 +29,8 @@ class LocationTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"s3://Lake/wh/t", "s3a://lake/wh/t", "S3N://lake/wh/t/", "s3://lake/wh/%74"})
+  @ValueSource(
+      strings = {"s3://Lake/wh/t", "s3a://lake/wh/t", "S3N://lake/wh/t/", "s3://lake/wh/%74"})
   void s3SpellingsOfOnePlaceAreOne(String spelling) {
     assertThat(Location.parse(spelling).canonical()).isEqualTo("s3://lake/wh/t");
   }
@@ -82,19 +85,22 @@ class LocationTest {
     assertThat(sec.contains(Location.parse("s3://wh/sec/t"))).isFalse();
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void aDefaultLocationsDirectoryNameFitsAFileSystemWhateverTheName() {
     String location =
         LocationAuthority.defaultLocation(
-            Location.parse("file:///wh/db"), "t".repeat(255), "01234567-89ab-cdef-0123-456789abcdef");
+            Location.parse("file:///wh/db"),
+            "t".repeat(255),
+            "01234567-89ab-cdef-0123-456789abcdef");
     String directory = location.substring(location.lastIndexOf('/') + 1);
     assertThat(directory.length()).isLessThanOrEqualTo(255);
     assertThat(directory).endsWith("-0123456789abcdef0123456789abcdef");
   }
 
-  @org.junit.jupiter.api.Test
+  @Test
   void ancestorsRunFromTheRootDown() {
-    assertThat(Location.parse("s3://lake/a/b").ancestors()).containsExactly("s3://lake", "s3://lake/a");
+    assertThat(Location.parse("s3://lake/a/b").ancestors())
+        .containsExactly("s3://lake", "s3://lake/a");
     assertThat(Location.parse("file:///a/b").ancestors()).containsExactly("file:///", "file:///a");
   }
 }

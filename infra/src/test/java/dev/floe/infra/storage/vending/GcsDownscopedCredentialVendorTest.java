@@ -2,7 +2,7 @@ package dev.floe.infra.storage.vending;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.StorageProfile;
 import dev.floe.infra.testing.LocalGoogleSts;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,6 +2,7 @@ package dev.floe.infra.storage.vending;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -69,7 +70,7 @@ final class IamPatterns {
       List<JsonNode> out = new ArrayList<>();
       new ObjectMapper().readTree(policy).path("Statement").forEach(out::add);
       return out;
-    } catch (java.io.IOException e) {
+    } catch (IOException e) {
       throw new AssertionError(e);
     }
   }

@@ -3,6 +3,7 @@ package dev.floe.infra.storage.vending;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -115,7 +116,7 @@ class S3SessionPolicyTest {
     }
     assertThat(policy).doesNotContain("${aws:");
     // The document stays one valid JSON object whatever the name holds.
-    assertThat(new com.fasterxml.jackson.databind.ObjectMapper().readTree(policy).size())
+    assertThat(new ObjectMapper().readTree(policy).size())
         .isEqualTo(2)
         .withFailMessage("policy %s", policy);
   }

@@ -2,8 +2,8 @@ package dev.floe.infra.storage.vending;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.floe.infra.storage.S3Clients;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.S3Clients;
+import dev.floe.infra.storage.config.StorageProfile;
 import dev.floe.infra.testing.LocalSts;
 import java.time.Clock;
 import java.time.Duration;

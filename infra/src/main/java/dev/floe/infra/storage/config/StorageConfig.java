@@ -1,9 +1,9 @@
-package dev.floe.infra.storage;
+package dev.floe.infra.storage.config;
 
-import dev.floe.infra.storage.StorageProfile.GcsSettings;
-import dev.floe.infra.storage.StorageProfile.S3Settings;
-import dev.floe.infra.storage.StorageProfile.SelfCheck;
-import dev.floe.infra.storage.StorageProfile.Vending;
+import dev.floe.infra.storage.config.StorageProfile.GcsSettings;
+import dev.floe.infra.storage.config.StorageProfile.S3Settings;
+import dev.floe.infra.storage.config.StorageProfile.SelfCheck;
+import dev.floe.infra.storage.config.StorageProfile.Vending;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
 import java.time.Duration;

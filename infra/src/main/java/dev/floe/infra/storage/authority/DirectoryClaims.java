@@ -1,4 +1,4 @@
-package dev.floe.infra.storage.location;
+package dev.floe.infra.storage.authority;
 
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;

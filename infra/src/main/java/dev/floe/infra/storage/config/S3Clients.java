@@ -1,6 +1,6 @@
-package dev.floe.infra.storage;
+package dev.floe.infra.storage.config;
 
-import dev.floe.infra.storage.StorageProfile.S3Settings;
+import dev.floe.infra.storage.config.StorageProfile.S3Settings;
 import java.net.URI;
 import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;

@@ -1,8 +1,11 @@
-package dev.floe.infra.storage.location;
+package dev.floe.infra.storage.authority;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +13,6 @@ import java.util.Map;
 import java.util.Random;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -21,7 +23,7 @@ import net.jqwik.api.Provide;
  */
 class LocationPropertiesTest {
   private static final LocationAuthority NO_ROOTS =
-      new LocationAuthority(dev.floe.infra.storage.StorageConfig.local(Map.of()));
+      new LocationAuthority(StorageConfig.local(Map.of()));
 
   @Provide
   Arbitrary<List<String>> segments() {

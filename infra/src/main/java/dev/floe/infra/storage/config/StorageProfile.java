@@ -1,4 +1,4 @@
-package dev.floe.infra.storage;
+package dev.floe.infra.storage.config;
 
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
@@ -196,8 +196,7 @@ public record StorageProfile(
    * Whether the API writes commits' metadata files ahead here. {@code auto} does on object storage
    * only: there a write is a request that waits, which would hold the partition's single writer; on
    * a local file system it is about 100 µs of CPU, which costs the same on whichever thread runs
-   * it, and handing it to another thread first added 0.3–0.7 ms to a lone commit
-   * (bench/notes.md).
+   * it, and handing it to another thread first added 0.3–0.7 ms to a lone commit (bench/notes.md).
    */
   public boolean writesAhead() {
     return writeAhead == WriteAhead.ON

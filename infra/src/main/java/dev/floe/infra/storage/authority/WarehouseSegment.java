@@ -1,4 +1,4 @@
-package dev.floe.infra.storage.location;
+package dev.floe.infra.storage.authority;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

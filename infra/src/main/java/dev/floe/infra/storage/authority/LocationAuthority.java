@@ -1,7 +1,9 @@
-package dev.floe.infra.storage.location;
+package dev.floe.infra.storage.authority;
 
-import dev.floe.infra.storage.StorageConfig;
-import dev.floe.infra.storage.StorageProfile;
+import dev.floe.infra.storage.config.StorageConfig;
+import dev.floe.infra.storage.config.StorageProfile;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -20,8 +22,8 @@ import java.util.function.Predicate;
  *   <li>A namespace's <b>area</b> in a root is the root followed by one directory per namespace
  *       level ({@link #segment}: the level itself when it is a plain name, else a safe form with a
  *       digest of it, so two namespaces never share an area).
- *   <li>A table's or view's location lies strictly inside its namespace's area, and its write
- *       paths inside its location: a writer of one namespace never places files in another's.
+ *   <li>A table's or view's location lies strictly inside its namespace's area, and its write paths
+ *       inside its location: a writer of one namespace never places files in another's.
  *   <li>A location neither equals, contains nor lies inside a location another entity holds (a live
  *       table or view, or a dropped table whose files wait for the purger).
  *   <li>A register may read only a metadata file inside the storage root it registers into.
@@ -118,8 +120,8 @@ public final class LocationAuthority {
    * The directory of one namespace level: the level itself when it is a plain name (letters,
    * digits, {@code _}, {@code -}, not ending in what looks like a digest or a table's uuid), else a
    * safe form followed by {@code -} and 16 hex digits of its SHA-256. So distinct levels never
-   * share a directory, and no level's directory is a default table directory ({@code
-   * <name>-<32 hex digits>}).
+   * share a directory, and no level's directory is a default table directory ({@code <name>-<32 hex
+   * digits>}).
    */
   public static String segment(String level) {
     if (level.matches("[A-Za-z0-9_-]{1,64}") && !level.matches(".*-[0-9a-f]{16}|.*-[0-9a-f]{32}")) {
@@ -268,7 +270,8 @@ public final class LocationAuthority {
     if (roots(warehouse).stream().noneMatch(root -> root.strictlyContains(parsed))) {
       return Optional.of("outside every storage root of warehouse " + warehouse);
     }
-    return overlapProblem(parsed, live, null).map(ignored -> "a live table or view holds part of it");
+    return overlapProblem(parsed, live, null)
+        .map(ignored -> "a live table or view holds part of it");
   }
 
   /**

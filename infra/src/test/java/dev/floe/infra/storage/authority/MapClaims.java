@@ -1,5 +1,6 @@
-package dev.floe.infra.storage.location;
+package dev.floe.infra.storage.authority;
 
+import dev.floe.infra.storage.location.Location;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;

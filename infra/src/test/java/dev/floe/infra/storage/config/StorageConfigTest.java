@@ -1,4 +1,4 @@
-package dev.floe.infra.storage;
+package dev.floe.infra.storage.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
