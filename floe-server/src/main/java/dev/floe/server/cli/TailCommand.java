@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -45,10 +46,10 @@ public final class TailCommand {
   static final String USAGE =
       """
 Usage: floe events tail [--table ns.t] [--namespace ns] [--type floe.table.committed,...]
-                        [--from-beginning] [--json] [--limit N] [--timeout-ms T]
+                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
                         [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
        floe audit tail  [--table ns.t] [--principal p] [--status 409,5xx]
-                        [--from-beginning] [--json] [--limit N] [--timeout-ms T]
+                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
                         [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
 
 Prints the catalog's changes (floe.events) or its request outcomes (floe.audit), one line each.
@@ -59,6 +60,8 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
   --principal       only requests by this principal
   --status          only these HTTP statuses, comma-separated; 4xx or 5xx match a class
   --from-beginning  start at the oldest record kept instead of at the newest
+  --to-end          stop at the end of the log as it was at the start (with --from-beginning:
+                    print the history and exit)
   --json            print each record's JSON as written instead of a readable line
   --limit           stop after printing N records
   --timeout-ms      stop once no record has arrived for T ms (default: follow until interrupted)
@@ -104,8 +107,8 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
               consumerProps(bootstrap, what),
               new ByteArrayDeserializer(),
               new ByteArrayDeserializer())) {
-        assign(consumer, topic, options.fromBeginning());
-        follow(consumer, lines, options, out);
+        Map<TopicPartition, Long> end = assign(consumer, topic, options.fromBeginning());
+        follow(consumer, lines, options, options.toEnd() ? end : null, out);
       }
       return 0;
     } catch (InterruptException e) {
@@ -162,7 +165,8 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
     return props;
   }
 
-  private static void assign(
+  /** Assigns every partition of the topic; returns their end offsets as of now. */
+  private static Map<TopicPartition, Long> assign(
       KafkaConsumer<byte[], byte[]> consumer, String topic, boolean fromBeginning) {
     List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
     if (infos.isEmpty()) {
@@ -182,15 +186,28 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
     }
     // Resolve the positions now, so a record written after the tail started is never skipped.
     partitions.forEach(p -> consumer.position(p, METADATA_TIMEOUT));
+    // read_committed: the last stable offsets, so an open transaction's records are not awaited.
+    return consumer.endOffsets(partitions, METADATA_TIMEOUT);
   }
 
+  /**
+   * Prints what arrives until the limit, the idle timeout, or (when {@code end} is given) every
+   * partition's position has reached its end offset.
+   */
   private static void follow(
-      KafkaConsumer<byte[], byte[]> consumer, Lines lines, TailOptions options, PrintStream out) {
+      KafkaConsumer<byte[], byte[]> consumer,
+      Lines lines,
+      TailOptions options,
+      Map<TopicPartition, Long> end,
+      PrintStream out) {
     Duration idle = options.idleTimeout();
     Duration poll = idle != null && idle.compareTo(POLL) < 0 ? idle : POLL;
     long printed = 0;
     long lastArrival = System.nanoTime();
     while (true) {
+      if (end != null && reached(consumer, end)) {
+        return;
+      }
       ConsumerRecords<byte[], byte[]> records = consumer.poll(poll);
       if (records.isEmpty()) {
         if (idle != null && System.nanoTime() - lastArrival >= idle.toNanos()) {
@@ -210,6 +227,12 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
         }
       }
     }
+  }
+
+  private static boolean reached(
+      KafkaConsumer<byte[], byte[]> consumer, Map<TopicPartition, Long> end) {
+    return end.entrySet().stream()
+        .allMatch(e -> consumer.position(e.getKey(), METADATA_TIMEOUT) >= e.getValue());
   }
 
   /**

@@ -15,6 +15,7 @@ import java.util.Set;
  *
  * @param limit how many matching records to print before stopping, or {@link Long#MAX_VALUE}
  * @param idleTimeout stop when no record arrived for this long, or null to follow forever
+ * @param toEnd stop at the end of the log as it was when the tail started
  */
 record TailOptions(
     String what,
@@ -29,11 +30,12 @@ record TailOptions(
     boolean fromBeginning,
     boolean json,
     long limit,
-    Duration idleTimeout) {
+    Duration idleTimeout,
+    boolean toEnd) {
 
   private static final Set<String> COMMON =
       Set.of("--kafka", "--data-dir", "--topic-prefix", "--table", "--limit", "--timeout-ms");
-  private static final Set<String> SWITCHES = Set.of("--from-beginning", "--json");
+  private static final Set<String> SWITCHES = Set.of("--from-beginning", "--to-end", "--json");
   private static final Map<String, Set<String>> OWN =
       Map.of("events", Set.of("--namespace", "--type"), "audit", Set.of("--principal", "--status"));
 
@@ -56,7 +58,8 @@ record TailOptions(
         flags.containsKey("--from-beginning"),
         flags.containsKey("--json"),
         flags.containsKey("--limit") ? positive("--limit", flags.get("--limit")) : Long.MAX_VALUE,
-        timeout == null ? null : Duration.ofMillis(positive("--timeout-ms", timeout)));
+        timeout == null ? null : Duration.ofMillis(positive("--timeout-ms", timeout)),
+        flags.containsKey("--to-end"));
   }
 
   /** Flag to value ({@code ""} for switches); a leading {@code tail} is the subcommand's name. */
