@@ -6,14 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.client.Uuid7;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
-import java.nio.file.Path;
+import dev.floe.server.it.support.SharedFloe;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The management API's input, against a running server with access control on: a token creation
@@ -24,22 +23,16 @@ import org.junit.jupiter.api.io.TempDir;
 class ManagementInputIT {
   private static final String MGMT = "/management/v1";
 
-  @TempDir static Path dataDir;
+  @RegisterExtension static final SharedFloe SHARED = SharedFloe.withTokens();
+
   private static FloeProcess floe;
   private static String admin;
 
   @BeforeAll
   static void start() {
-    floe = new FloeProcess(dataDir, Map.of("floe.auth", "token")).start();
+    floe = SHARED.process();
     admin = floe.adminToken();
     send("POST", MGMT + "/principals", "{\"name\":\"etl\"}", 201);
-  }
-
-  @AfterAll
-  static void stop() throws InterruptedException {
-    if (floe != null) {
-      floe.close();
-    }
   }
 
   @Test
