@@ -75,7 +75,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private final Duration idempotencyLifetime;
   private final FaultPoints faults;
   private final GroupCommit groupCommit;
-  private final Routes routes = routes();
+  final Routes routes = routes();
 
   CatalogProcessor(
       String stepsTopic,

@@ -35,6 +35,11 @@ final class Routes {
     return this;
   }
 
+  /** Whether values of this type have an entry of their own. */
+  boolean handles(Class<?> type) {
+    return handlers.containsKey(type);
+  }
+
   @SuppressWarnings("unchecked")
   Handler<Object> route(Object value) {
     Handler<?> handler = handlers.get(value.getClass());
