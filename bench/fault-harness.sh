@@ -7,6 +7,8 @@
 #   long  (default) 30 instance SIGKILLs, then 3 broker SIGKILLs, each run under load; a killed
 #         process stays down up to 20 s (past the 15 s session timeout its partitions move)
 #   short the CI version: 4 instance SIGKILLs, then 1 broker SIGKILL, restarted at once
+# The long run starts its processes with the JVM's default compilers (floe.test.jvm-options empty);
+# the short one, as every test, with C1 alone.
 # Settings (system properties, later ones win): floe.faults.instances (2), .writers (4),
 # .tables (4), .kills, .broker-restarts, .duration (least seconds of load, 15), .pause-ms
 # (load between a fault's recovery and the next fault, 2000), .max-down-ms (0), .seed,
@@ -22,7 +24,7 @@ if [ "$#" -gt 0 ] && [[ "$1" != -* ]]; then
 fi
 case "$mode" in
   long)
-    settings=(-Dfloe.faults.kills=30 -Dfloe.faults.broker-restarts=3 -Dfloe.faults.max-down-ms=20000)
+    settings=(-Dfloe.faults.kills=30 -Dfloe.faults.broker-restarts=3 -Dfloe.faults.max-down-ms=20000 -Dfloe.test.jvm-options=)
     ;;
   short) settings=() ;;
   *) echo "Usage: $0 [long|short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;

@@ -8,6 +8,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,17 @@ import java.util.concurrent.TimeUnit;
  */
 public final class FloeProcess implements AutoCloseable {
   private static final long READY_SECONDS = 300;
+
+  /**
+   * Options of every JVM it starts ({@code -Dfloe.test.jvm-options}, blank for none). By default
+   * the C1 compiler alone: half the CPU of a start-up with C2, and tests measure no speed; the long
+   * fault harness, whose figures are published, runs with the JVM's defaults.
+   */
+  private static final List<String> JVM_OPTIONS =
+      Arrays.stream(
+              System.getProperty("floe.test.jvm-options", "-XX:TieredStopAtLevel=1").split(" "))
+          .filter(o -> !o.isBlank())
+          .toList();
 
   private final Path dataDir;
   private final int port;
@@ -143,8 +155,7 @@ public final class FloeProcess implements AutoCloseable {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx" + heap);
-    // C1 alone: half the CPU of a start-up with C2, and tests measure no speed (floe bench does).
-    command.add("-XX:TieredStopAtLevel=1");
+    command.addAll(JVM_OPTIONS);
     command.add("-cp");
     command.add(copyDir == null ? classpath() : copiedClasspath(copyDir));
     command.add("dev.floe.server.Main");
