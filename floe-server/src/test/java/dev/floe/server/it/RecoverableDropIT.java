@@ -238,6 +238,53 @@ class RecoverableDropIT {
   }
 
   @Test
+  void aDroppedViewIsRestoredAsItWas() {
+    String views = "/v1/default/namespaces/db/views";
+    String created =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                views,
+                admin,
+                "{\"name\":\"recent\",\"schema\":"
+                    + SCHEMA_JSON
+                    + ",\"view-version\":{\"version-id\":1,\"schema-id\":0,\"timestamp-ms\":1,"
+                    + "\"summary\":{},\"default-namespace\":[\"db\"],\"representations\":"
+                    + "[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+                    + "\"properties\":{}}")
+            .json()
+            .path("metadata")
+            .path("view-uuid")
+            .asText();
+    AuthHttp.expect(204, floe.uri(), "DELETE", views + "/recent", admin, null);
+    assertThat(AuthHttp.send(floe.uri(), "GET", views + "/recent", admin, null).status())
+        .isEqualTo(404);
+    Response asTable =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, target("recent", null));
+    assertThat(asTable.status()).as("a view is not restored as a table").isEqualTo(404);
+
+    JsonNode restored =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                DELETED + "/restore",
+                admin,
+                "{\"kind\":\"view\",\"namespace\":[\"db\"],\"name\":\"recent\"}")
+            .json();
+
+    assertThat(restored.path("uuid").asText()).isEqualTo(created);
+    assertThat(
+            AuthHttp.expect(200, floe.uri(), "GET", views + "/recent", admin, null)
+                .json()
+                .path("metadata")
+                .path("view-uuid")
+                .asText())
+        .isEqualTo(created);
+  }
+
+  @Test
   void badRequestsAre400AndChangeNothing() {
     AuthHttp.expect(
         200,
