@@ -238,6 +238,40 @@ class RecoverableDropIT {
   }
 
   @Test
+  void aTableDroppedWithPurgeKeepsItsFilesWhileItIsKept() throws Exception {
+    String metadata = createIn("default", "db", "doomed");
+    Path files = tableDir(metadata);
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "DELETE",
+        "/v1/default/namespaces/db/tables/doomed?purgeRequested=true",
+        admin,
+        null);
+    assertThat(
+            only(
+                    AuthHttp.expect(200, floe.uri(), "GET", DELETED + "?namespace=db", admin, null),
+                    "doomed")
+                .path("purge-requested")
+                .asBoolean())
+        .isTrue();
+
+    // The purger runs every second here: several runs pass while the table is kept.
+    Thread.sleep(3500);
+    assertThat(Path.of(URI.create(metadata))).exists();
+
+    AuthHttp.expect(200, floe.uri(), "POST", DELETED + "/restore", admin, target("doomed", null));
+    assertThat(
+            AuthHttp.expect(
+                    200, floe.uri(), "GET", "/v1/default/namespaces/db/tables/doomed", admin, null)
+                .json()
+                .path("metadata-location")
+                .asText())
+        .isEqualTo(metadata);
+    assertThat(files.resolve("metadata")).isDirectory();
+  }
+
+  @Test
   void aDroppedViewIsRestoredAsItWas() {
     String views = "/v1/default/namespaces/db/views";
     String created =
