@@ -96,8 +96,11 @@ public final class DirectoryKeys {
 
   /** Prefix of every dropped table or view of a warehouse. */
   public static String deletedPrefix(String warehouse) {
-    return "d/" + Keys.warehouse(warehouse) + "/";
+    return DELETED + Keys.warehouse(warehouse) + "/";
   }
+
+  /** Prefix of every dropped table or view kept for its recovery period, of every warehouse. */
+  public static final String DELETED = "d/";
 
   /** The multi-table transaction coordinator: the active transaction and those queued behind it. */
   public static String transactions(String warehouse) {

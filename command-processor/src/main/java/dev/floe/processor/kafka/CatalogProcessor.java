@@ -14,6 +14,7 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.state.DeletedEntity;
+import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
@@ -131,7 +132,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
    */
   private void expire(long nowMs) {
     Set<String> warehouses = new TreeSet<>();
-    try (KeyValueIterator<String, byte[]> it = directory.prefixScan("d/", KEYS)) {
+    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
       it.forEachRemaining(
           entry -> {
             DeletedEntity entity = DeletedEntity.fromBytes(entry.value);

@@ -48,7 +48,10 @@ final class EventLines implements TailCommand.Lines {
             || options.table().equals(event.subject())
             // a rename is the last event under the old name too
             || (event instanceof TableRenamedEvent renamed
-                && options.table().equals(renamed.from().toString())))
+                && options.table().equals(renamed.from().toString()))
+            // a restore under another name is the dropped table's next event
+            || (event instanceof TableRestoredEvent restored
+                && options.table().equals(restored.from().toString())))
         && (options.namespace() == null || options.namespace().equals(namespaceOf(event)));
   }
 
