@@ -31,6 +31,7 @@ public record CommandReply(
     List<String> removed,
     List<String> missing) {
   private static final String TOKEN_ID = "token-id";
+  private static final String UUID = "uuid";
 
   public CommandReply {
     Objects.requireNonNull(commandId, "commandId");
@@ -49,6 +50,18 @@ public record CommandReply(
   /** A staged create: no file is written, so the reply carries the metadata it would create. */
   public static CommandReply staged(String commandId, String metadata) {
     return new CommandReply(commandId, null, null, metadata, null, null, null, null);
+  }
+
+  /** A restored table or view: its metadata file and its uuid (under {@code uuid}). */
+  public static CommandReply restored(String commandId, String metadataLocation, String uuid) {
+    Objects.requireNonNull(metadataLocation, "metadataLocation");
+    return new CommandReply(
+        commandId, null, metadataLocation, null, Map.of(UUID, uuid), null, null, null);
+  }
+
+  /** The uuid of a restored table or view, or null for any other reply. */
+  public String restoredUuid() {
+    return properties == null ? null : properties.get(UUID);
   }
 
   public static CommandReply done(String commandId) {

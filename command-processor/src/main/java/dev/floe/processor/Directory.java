@@ -1,8 +1,11 @@
 package dev.floe.processor;
 
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.infra.storage.authority.Claims;
+import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -41,4 +44,22 @@ public interface Directory {
 
   /** True while a dropped table's files at this location wait for the purger. */
   boolean purgePending(String location);
+
+  /**
+   * How long a dropped table or view is kept, restorable, before it is expunged ({@code
+   * floe.warehouse.<w>.recovery-period}); zero when a drop is final at once.
+   */
+  default Duration recoveryPeriod() {
+    return Duration.ZERO;
+  }
+
+  /** The dropped tables and views kept for their recovery period that had this name. */
+  default List<DeletedEntity> deleted(TableIdentifier identifier) {
+    return List.of();
+  }
+
+  /** Every dropped table and view of the warehouse kept for its recovery period. */
+  default List<DeletedEntity> deleted() {
+    return List.of();
+  }
 }

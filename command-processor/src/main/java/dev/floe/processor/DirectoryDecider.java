@@ -16,11 +16,13 @@ import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.DropViewCommand;
+import dev.floe.events.command.ExpungeDeletedCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RelocateCommand;
 import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.command.RenameViewCommand;
+import dev.floe.events.command.RestoreDeletedCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
@@ -69,7 +71,9 @@ public final class DirectoryDecider {
           rule(DropViewCommand.class, (d, l, c) -> ViewNameDecider.drop(d, c)),
           rule(RenameViewCommand.class, (d, l, c) -> ViewNameDecider.rename(d, c)),
           rule(RegisterViewCommand.class, ViewNameDecider::register),
-          rule(RelocateCommand.class, RelocationDecider::relocate));
+          rule(RelocateCommand.class, RelocationDecider::relocate),
+          rule(RestoreDeletedCommand.class, (d, l, c) -> RecoveryDecider.restore(d, c)),
+          rule(ExpungeDeletedCommand.class, (d, l, c) -> RecoveryDecider.expunge(d, c)));
 
   private static <T extends CatalogCommand> Map.Entry<Class<?>, Rule<?>> rule(
       Class<T> type, Rule<T> rule) {

@@ -3,6 +3,7 @@ package dev.floe.processor;
 import static dev.floe.events.RejectionCode.INVALID_REQUEST;
 
 import dev.floe.events.Rejection;
+import dev.floe.infra.storage.authority.Claims;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
@@ -53,8 +54,20 @@ final class Placement {
       Map<String, String> properties,
       Collection<String> pathProperties,
       String own) {
+    return check(directory.claims(), locations, root, location, properties, pathProperties, own);
+  }
+
+  /** {@link #check} against these claims. */
+  private static Optional<Rejection> check(
+      Claims claims,
+      LocationAuthority locations,
+      Location root,
+      String location,
+      Map<String, String> properties,
+      Collection<String> pathProperties,
+      String own) {
     return locations
-        .placementProblem(root, location, properties, pathProperties, directory.claims(), own)
+        .placementProblem(root, location, properties, pathProperties, claims, own)
         .map(problem -> new Rejection(INVALID_REQUEST, problem));
   }
 
@@ -84,10 +97,12 @@ final class Placement {
    * namespace's area (so no other namespace's file is read), the location placed as a new entity's,
    * and the file inside the location.
    *
+   * @param claims the locations held in the warehouse that it must not overlap
    * @param what {@code table} or {@code view}, for the message
    */
   static Optional<Rejection> checkRegistered(
       Directory directory,
+      Claims claims,
       LocationAuthority locations,
       String warehouse,
       Namespace namespace,
@@ -104,7 +119,7 @@ final class Placement {
         return Optional.of(new Rejection(INVALID_REQUEST, unreadable.get()));
       }
       Optional<Rejection> placement =
-          check(directory, locations, area, location, properties, pathProperties, own);
+          check(claims, locations, area, location, properties, pathProperties, own);
       if (placement.isPresent()) {
         return placement;
       }
@@ -151,8 +166,8 @@ final class Placement {
                   INVALID_REQUEST,
                   "Cannot move files to "
                       + parsed.spelling()
-                      + " in this commit: a new location must be claimed first (send"
-                      + " set-location or the write path alone, not in a multi-table transaction)"));
+                      + " in this commit: a new location must be claimed first (send set-location"
+                      + " or the write path alone, not in a multi-table transaction)"));
         }
       }
     } catch (InvalidLocationException e) {

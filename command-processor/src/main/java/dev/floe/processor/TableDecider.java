@@ -13,6 +13,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.LocationAuthority;
@@ -26,6 +27,9 @@ import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.RestoreStep;
+import dev.floe.processor.step.RetainDeletedStep;
+import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.util.ArrayList;
 import java.util.List;
@@ -289,7 +293,56 @@ public final class TableDecider {
             id,
             step.header().principal(),
             existing.sequence() + 1);
-    return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true, false);
+    List<Step> kept =
+        step.recoverable()
+            ? List.of(
+                new RetainDeletedStep(
+                    EntityKind.TABLE,
+                    step.header(),
+                    step.warehouse(),
+                    step.identifier(),
+                    pointer(existing, event.sequence())))
+            : List.of();
+    // A recoverable drop is acknowledged by the directory once it keeps the state: a restore sent
+    // as soon as the client hears of the drop finds it.
+    CommandReply reply = kept.isEmpty() ? CommandReply.done(id) : null;
+    return new Decision(List.of(event), kept, reply, null, true, false);
+  }
+
+  /** A state's pointer alone, as a dropped entity's directory entry keeps it. */
+  static TableState pointer(TableState state, long sequence) {
+    return state.pointerAt(sequence);
+  }
+
+  /**
+   * Installs a restored table under the name the directory claimed for it: the same file, uuid and
+   * counters it had when it was dropped. Acknowledged here.
+   */
+  public static Decision restore(TableState existing, RestoreStep step) {
+    String id = step.header().commandId();
+    if (existing != null) {
+      // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.destination()));
+    }
+    TableState state = step.state().withSequence(step.state().sequence() + 1);
+    TableRestoredEvent event =
+        new TableRestoredEvent(
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state.tableUuid(),
+            state.metadataLocation(),
+            id,
+            step.header().principal(),
+            state.sequence());
+    return new Decision(
+        List.of(event),
+        List.of(),
+        CommandReply.restored(id, state.metadataLocation(), state.tableUuid()),
+        state,
+        false,
+        false);
   }
 
   /** Installs a registered table; its file exists already and is not rewritten. */

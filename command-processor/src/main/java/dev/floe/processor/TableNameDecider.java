@@ -13,6 +13,7 @@ import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RenameTableCommand;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CreateTableStep;
@@ -159,19 +160,28 @@ final class TableNameDecider {
     }
     // A registered table lies inside its storage root like any other, never over another entity's
     // files, and its metadata file inside its own location; re-registering a table over itself
-    // keeps its own location.
-    Optional<Rejection> badLocation = checkRegistered(directory, locations, c);
+    // keeps its own location. A dropped table kept for its recovery period whose metadata this is
+    // (the same uuid) gives its files over: it is expunged, its data retained.
+    List<DeletedEntity> superseded =
+        RecoveryDecider.sameTable(directory, DeletedEntity.TABLE, c.metadata().uuid());
+    Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return Decision.step(
-        new RegisterTableStep(
-            c.header(),
-            c.warehouse(),
-            c.identifier(),
-            c.metadata(),
-            c.metadataLocation(),
-            c.overwrite()));
+    return new Decision(
+        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
+        List.of(
+            new RegisterTableStep(
+                c.header(),
+                c.warehouse(),
+                c.identifier(),
+                c.metadata(),
+                c.metadataLocation(),
+                c.overwrite())),
+        null,
+        null,
+        false,
+        false);
   }
 
   static Decision drop(Directory directory, DropTableCommand c) {
@@ -181,7 +191,12 @@ final class TableNameDecider {
           Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
     }
     return Decision.step(
-        new DropTableStep(c.header(), c.warehouse(), c.identifier(), c.purgeRequested()));
+        new DropTableStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            c.purgeRequested(),
+            expiresAt(directory, c.header().timestampMillis())));
   }
 
   /**
@@ -214,11 +229,23 @@ final class TableNameDecider {
         new MoveOutStep(EntityKind.TABLE, c.header(), c.warehouse(), c.source(), c.destination()));
   }
 
+  /**
+   * When a drop decided now ends its recovery period; 0 when the warehouse keeps no dropped entity.
+   */
+  static long expiresAt(Directory directory, long nowMs) {
+    long period = directory.recoveryPeriod().toMillis();
+    return period <= 0 ? 0 : Math.max(1, nowMs + period);
+  }
+
   private static Optional<Rejection> checkRegistered(
-      Directory directory, LocationAuthority locations, RegisterTableCommand c) {
+      Directory directory,
+      LocationAuthority locations,
+      RegisterTableCommand c,
+      List<DeletedEntity> superseded) {
     TableMetadata metadata = c.metadata();
     return Placement.checkRegistered(
         directory,
+        RecoveryDecider.without(directory.claims(), superseded),
         locations,
         c.warehouse(),
         c.identifier().namespace(),

@@ -12,6 +12,7 @@ import dev.floe.events.event.ViewDroppedEvent;
 import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.processor.step.CreateViewStep;
@@ -22,6 +23,9 @@ import dev.floe.processor.step.MoveInStep;
 import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.RestoreStep;
+import dev.floe.processor.step.RetainDeletedStep;
+import dev.floe.processor.step.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -185,7 +189,47 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             existing.sequence() + 1);
-    return new Decision(List.of(event), List.of(), CommandReply.done(id), null, true, false);
+    List<Step> kept =
+        step.recoverable()
+            ? List.of(
+                new RetainDeletedStep(
+                    EntityKind.VIEW,
+                    step.header(),
+                    step.warehouse(),
+                    step.identifier(),
+                    TableDecider.pointer(existing, event.sequence())))
+            : List.of();
+    // A recoverable drop is acknowledged by the directory once it keeps the state: a restore sent
+    // as soon as the client hears of the drop finds it.
+    CommandReply reply = kept.isEmpty() ? CommandReply.done(id) : null;
+    return new Decision(List.of(event), kept, reply, null, true, false);
+  }
+
+  /** Installs a restored view under the name the directory claimed for it. */
+  public static Decision restore(TableState existing, RestoreStep step) {
+    String id = step.header().commandId();
+    if (existing != null) {
+      return Decision.rejected(
+          id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
+    }
+    TableState state = step.state().withSequence(step.state().sequence() + 1);
+    ViewRestoredEvent event =
+        new ViewRestoredEvent(
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state.tableUuid(),
+            state.metadataLocation(),
+            id,
+            step.header().principal(),
+            state.sequence());
+    return new Decision(
+        List.of(event),
+        List.of(),
+        CommandReply.restored(id, state.metadataLocation(), state.tableUuid()),
+        state,
+        false,
+        false);
   }
 
   public static Decision moveOut(TableState existing, MoveOutStep step) {

@@ -12,6 +12,7 @@ import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RenameViewCommand;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CreateViewStep;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -89,13 +91,24 @@ final class ViewNameDecider {
     if (taken.isPresent()) {
       return Decision.rejected(c.header().commandId(), taken.get());
     }
-    Optional<Rejection> badLocation = checkRegistered(directory, locations, c);
+    // A dropped view kept for its recovery period whose metadata this is gives its location over:
+    // it is expunged.
+    List<DeletedEntity> superseded =
+        RecoveryDecider.sameTable(
+            directory, DeletedEntity.VIEW, c.metadata().path("view-uuid").asText(null));
+    Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {
       return Decision.rejected(c.header().commandId(), badLocation.get());
     }
-    return Decision.step(
-        new RegisterViewStep(
-            c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation()));
+    return new Decision(
+        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
+        List.of(
+            new RegisterViewStep(
+                c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation())),
+        null,
+        null,
+        false,
+        false);
   }
 
   static Decision drop(Directory directory, DropViewCommand c) {
@@ -104,7 +117,12 @@ final class ViewNameDecider {
           c.header().commandId(),
           Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
     }
-    return Decision.step(new DropViewStep(c.header(), c.warehouse(), c.identifier()));
+    return Decision.step(
+        new DropViewStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            TableNameDecider.expiresAt(directory, c.header().timestampMillis())));
   }
 
   static Decision rename(Directory directory, RenameViewCommand c) {
@@ -140,7 +158,10 @@ final class ViewNameDecider {
 
   /** As for a table: the file and the location inside the area, the file inside the location. */
   private static Optional<Rejection> checkRegistered(
-      Directory directory, LocationAuthority locations, RegisterViewCommand c) {
+      Directory directory,
+      LocationAuthority locations,
+      RegisterViewCommand c,
+      List<DeletedEntity> superseded) {
     String location = c.metadata().path("location").asText(null);
     if (location == null) {
       return Optional.of(new Rejection(INVALID_REQUEST, "Invalid view metadata: no location"));
@@ -152,6 +173,7 @@ final class ViewNameDecider {
         .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
     return Placement.checkRegistered(
         directory,
+        RecoveryDecider.without(directory.claims(), superseded),
         locations,
         c.warehouse(),
         c.identifier().namespace(),

@@ -164,7 +164,12 @@ public final class FloeServer implements AutoCloseable {
               + " 'anonymous'. Use this for local experiments only.");
     }
     audit = new KafkaAuditLog(bootstrapServers, topics, config.auditReads());
-    lineage = new LineageIndex(bootstrapServers, topics.events()).start();
+    lineage =
+        new LineageIndex(
+                bootstrapServers,
+                topics.events(),
+                warehouse -> !config.recoveryPeriod(warehouse).isZero())
+            .start();
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =

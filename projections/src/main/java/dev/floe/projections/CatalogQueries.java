@@ -1,5 +1,6 @@
 package dev.floe.projections;
 
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.Claims;
@@ -79,6 +80,14 @@ public interface CatalogQueries {
 
   Page<TableIdentifier> listViews(
       String warehouse, Namespace namespace, String pageToken, Integer pageSize);
+
+  /**
+   * The dropped tables and views kept for their warehouse's recovery period, oldest name first;
+   * only those of {@code namespace} when it is not null.
+   */
+  default List<DeletedEntity> deleted(String warehouse, Namespace namespace) {
+    throw new UnsupportedOperationException("No live directory here");
+  }
 
   /** Locations of dropped tables whose files wait to be purged, as the tables spelled them. */
   List<String> pendingPurges(String warehouse);

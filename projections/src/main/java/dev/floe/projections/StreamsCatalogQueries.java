@@ -1,6 +1,7 @@
 package dev.floe.projections;
 
 import dev.floe.events.Keys;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.MetadataDocuments;
@@ -188,6 +189,19 @@ public final class StreamsCatalogQueries implements CatalogQueries {
         key -> TableIdentifier.of(namespace, DirectoryKeys.tableNameOf(key)),
         pageToken,
         pageSize);
+  }
+
+  @Override
+  public List<DeletedEntity> deleted(String warehouse, Namespace namespace) {
+    String prefix =
+        namespace == null
+            ? DirectoryKeys.deletedPrefix(warehouse)
+            : DirectoryKeys.deletedPrefix(warehouse, namespace);
+    List<DeletedEntity> found = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it = directory(warehouse).prefixScan(prefix, KEYS)) {
+      it.forEachRemaining(entry -> found.add(DeletedEntity.fromBytes(entry.value)));
+    }
+    return found;
   }
 
   @Override

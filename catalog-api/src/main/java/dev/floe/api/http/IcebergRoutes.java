@@ -131,6 +131,11 @@ public final class IcebergRoutes {
     route.add(POST, wh + "/grants/revoke", any, management::handleRevoke);
     route.add(GET, wh + "/namespaces/{namespace}/visibility", any, management::handleGetVisibility);
     route.add(PUT, wh + "/namespaces/{namespace}/visibility", any, management::handleSetVisibility);
+    // Dropped tables and views: "manage on the namespace" is checked in the handler (it is in the
+    // body or the query).
+    route.add(GET, wh + "/deleted", any, management::handleListDeleted);
+    route.add(POST, wh + "/deleted/restore", any, management::handleRestore);
+    route.add(POST, wh + "/deleted/expunge", any, management::handleExpunge);
     return router;
   }
 

@@ -11,17 +11,23 @@ import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.events.access.AccessEntries.GrantEntry;
 import dev.floe.events.access.AccessEntries.Principal;
 import dev.floe.events.command.ChangeAccessCommand;
+import dev.floe.events.command.ExpungeDeletedCommand;
+import dev.floe.events.command.RestoreDeletedCommand;
+import dev.floe.events.state.DeletedEntity;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
  * The management API ({@code /management/v1}, docs/security.md and docs/management-api.yaml):
- * principals, their warehouse roles and tokens, grants and namespace visibility. Every change is a
- * command decided by the processor and an event on the log; the answer waits until every instance
- * applies it, so it holds on the next request wherever that lands.
+ * principals, their warehouse roles and tokens, grants and namespace visibility, and the dropped
+ * tables and views kept for their warehouse's recovery period. Every change is a command decided by
+ * the processor and an event on the log; the answer waits until every instance applies it, so it
+ * holds on the next request wherever that lands.
  */
 public final class ManagementHandlers {
   /** Makes every instance apply the access changes committed so far. */
@@ -187,6 +193,133 @@ public final class ManagementHandlers {
     requireManage(request, warehouse, namespace, null);
     return change(request, new AccessChange.SetVisibility(warehouse, namespace, visibility))
         .map(v -> HttpResult.noContent());
+  }
+
+  /**
+   * The dropped tables and views kept for the warehouse's recovery period: with {@code
+   * ?namespace=}, those of that namespace (403 without manage on it); without, those of every
+   * namespace the caller manages (all of them for the warehouse admin).
+   */
+  Future<HttpResult> handleListDeleted(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    String param = request.query("namespace");
+    Namespace namespace = param == null ? null : RequestContext.parseNamespace(param);
+    if (namespace != null) {
+      requireManage(request, warehouse, Guards.levels(namespace), null);
+    }
+    Caller caller = request.caller();
+    return catalog
+        .read(() -> catalog.queries().deleted(warehouse, namespace))
+        .map(
+            found -> {
+              ObjectNode body = FloeJson.mapper().createObjectNode();
+              ArrayNode deleted = body.putArray("deleted");
+              for (DeletedEntity entity : found) {
+                List<String> levels = Guards.levels(entity.identifier().namespace());
+                if (entity.state() != null && manages(caller, warehouse, levels, null)) {
+                  deleted.add(deletedJson(entity));
+                }
+              }
+              return jsonResult(200, body);
+            });
+  }
+
+  /**
+   * Restores a dropped table or view kept for its recovery period, under its own name or under
+   * {@code as}: 409 while a live table or view has that name, 404 when nothing kept matches.
+   */
+  Future<HttpResult> handleRestore(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    JsonNode body = request.json();
+    Target target = target(body);
+    String as = text(body, "as", false);
+    if (as != null && Names.problem(as) != null) {
+      throw ApiException.badRequest("Invalid as: %s", Names.problem(as));
+    }
+    requireManage(request, warehouse, Guards.levels(target.identifier().namespace()), null);
+    RestoreDeletedCommand command =
+        new RestoreDeletedCommand(
+            catalog.header(request),
+            warehouse,
+            target.kind(),
+            target.identifier(),
+            target.uuid(),
+            as);
+    return catalog
+        .submit(command)
+        .map(
+            reply -> {
+              ObjectNode restored = FloeJson.mapper().createObjectNode();
+              restored.put("kind", target.kind());
+              restored.set("namespace", levels(Guards.levels(command.target().namespace())));
+              restored.put("name", command.target().name());
+              restored.put("uuid", reply.restoredUuid());
+              restored.put("metadata-location", reply.metadataLocation());
+              return jsonResult(200, restored);
+            });
+  }
+
+  /**
+   * Ends a kept table's or view's recovery period now; its files are deleted when it was dropped
+   * with {@code purgeRequested} unless {@code retain-data}.
+   */
+  Future<HttpResult> handleExpunge(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    JsonNode body = request.json();
+    Target target = target(body);
+    JsonNode retain = body.get("retain-data");
+    if (retain != null && !retain.isNull() && !retain.isBoolean()) {
+      throw ApiException.badRequest("Invalid retain-data: must be true or false");
+    }
+    requireManage(request, warehouse, Guards.levels(target.identifier().namespace()), null);
+    return catalog
+        .submit(
+            new ExpungeDeletedCommand(
+                catalog.header(request),
+                warehouse,
+                target.kind(),
+                target.identifier(),
+                target.uuid(),
+                retain != null && retain.asBoolean(false)))
+        .map(reply -> HttpResult.noContent());
+  }
+
+  /** What a restore or an expunge names. */
+  private record Target(String kind, TableIdentifier identifier, String uuid) {}
+
+  private static Target target(JsonNode body) {
+    String kind = text(body, "kind", true);
+    if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
+      throw ApiException.badRequest("Invalid kind: %s (expected table or view)", kind);
+    }
+    List<String> namespace = namespace(body);
+    String name = text(body, "name", true);
+    if (Names.problem(name) != null) {
+      throw ApiException.badRequest("Invalid name: %s", Names.problem(name));
+    }
+    String uuid = text(body, "uuid", false);
+    if (uuid != null) {
+      try {
+        uuid = UUID.fromString(uuid).toString();
+      } catch (IllegalArgumentException e) {
+        throw ApiException.badRequest("Invalid uuid: %s", uuid);
+      }
+    }
+    return new Target(
+        kind, TableIdentifier.of(Namespace.of(namespace.toArray(new String[0])), name), uuid);
+  }
+
+  private static ObjectNode deletedJson(DeletedEntity entity) {
+    ObjectNode node = FloeJson.mapper().createObjectNode();
+    node.put("kind", entity.kind());
+    node.set("namespace", levels(Guards.levels(entity.identifier().namespace())));
+    node.put("name", entity.identifier().name());
+    node.put("uuid", entity.uuid());
+    node.put("deleted-at-ms", entity.deletedAtMs());
+    node.put("expires-at-ms", entity.expiresAtMs());
+    node.put("deleted-by", entity.deletedBy());
+    node.put("purge-requested", entity.purgeRequested());
+    return node;
   }
 
   private Future<Void> change(RequestContext request, AccessChange change) {

@@ -27,7 +27,9 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
   @JsonSubTypes.Type(value = RegisterViewCommand.class, name = "register-view"),
   @JsonSubTypes.Type(value = CommitTransactionCommand.class, name = "commit-transaction"),
   @JsonSubTypes.Type(value = ChangeAccessCommand.class, name = "change-access"),
-  @JsonSubTypes.Type(value = RelocateCommand.class, name = "relocate")
+  @JsonSubTypes.Type(value = RelocateCommand.class, name = "relocate"),
+  @JsonSubTypes.Type(value = RestoreDeletedCommand.class, name = "restore-deleted"),
+  @JsonSubTypes.Type(value = ExpungeDeletedCommand.class, name = "expunge-deleted")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -47,7 +49,9 @@ public sealed interface CatalogCommand
         RegisterViewCommand,
         CommitTransactionCommand,
         ChangeAccessCommand,
-        RelocateCommand {
+        RelocateCommand,
+        RestoreDeletedCommand,
+        ExpungeDeletedCommand {
 
   CommandHeader header();
 

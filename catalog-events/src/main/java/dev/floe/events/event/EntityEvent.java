@@ -13,11 +13,13 @@ public sealed interface EntityEvent extends CatalogEvent
         TableDroppedEvent,
         TableRenamedEvent,
         TableRegisteredEvent,
+        TableRestoredEvent,
         ViewCreatedEvent,
         ViewReplacedEvent,
         ViewDroppedEvent,
         ViewRenamedEvent,
-        ViewRegisteredEvent {
+        ViewRegisteredEvent,
+        ViewRestoredEvent {
 
   /** The entity's name once the event has happened. */
   TableIdentifier identifier();

@@ -16,11 +16,15 @@ public final class EventTypes {
           Map.entry("floe.table.registered", TableRegisteredEvent.class),
           Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class),
           Map.entry("floe.table.purge-refused", TablePurgeRefusedEvent.class),
+          Map.entry("floe.table.restored", TableRestoredEvent.class),
+          Map.entry("floe.table.expunged", TableExpungedEvent.class),
           Map.entry("floe.view.created", ViewCreatedEvent.class),
           Map.entry("floe.view.replaced", ViewReplacedEvent.class),
           Map.entry("floe.view.dropped", ViewDroppedEvent.class),
           Map.entry("floe.view.renamed", ViewRenamedEvent.class),
           Map.entry("floe.view.registered", ViewRegisteredEvent.class),
+          Map.entry("floe.view.restored", ViewRestoredEvent.class),
+          Map.entry("floe.view.expunged", ViewExpungedEvent.class),
           Map.entry("floe.access.changed", AccessChangedEvent.class));
 
   private EventTypes() {}

@@ -18,6 +18,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *   v/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;view&gt;   a view name claimed in that namespace
  *   l/&lt;warehouse&gt;/&lt;location&gt;              a live table's location (value: its table key)
  *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
+ *   d/&lt;warehouse&gt;/&lt;ns&gt;/&lt;name&gt;/&lt;kind&gt;:&lt;drop&gt;  a dropped table or view in its recovery period
  *   x/&lt;warehouse&gt;                         the multi-table transaction coordinator's state
  * </pre>
  *
@@ -71,6 +72,35 @@ public final class DirectoryKeys {
   public static String purgePrefix(String warehouse) {
     return "p/" + Keys.warehouse(warehouse) + "/";
   }
+
+  /**
+   * A dropped table or view kept for its recovery period ({@link DeletedEntity}), named by the
+   * drop's command id: several dropped entities of one name are kept apart.
+   */
+  public static String deleted(
+      String warehouse, TableIdentifier identifier, String kind, String dropCommandId) {
+    return deletedPrefix(warehouse, identifier) + kind + ":" + dropCommandId;
+  }
+
+  /** Prefix of every dropped table or view once named {@code identifier}. */
+  public static String deletedPrefix(String warehouse, TableIdentifier identifier) {
+    return deletedPrefix(warehouse, identifier.namespace())
+        + Keys.namespace(Namespace.of(identifier.name()))
+        + "/";
+  }
+
+  /** Prefix of every dropped table or view of one namespace. */
+  public static String deletedPrefix(String warehouse, Namespace namespace) {
+    return deletedPrefix(warehouse) + Keys.namespace(namespace) + "/";
+  }
+
+  /** Prefix of every dropped table or view of a warehouse. */
+  public static String deletedPrefix(String warehouse) {
+    return DELETED + Keys.warehouse(warehouse) + "/";
+  }
+
+  /** Prefix of every dropped table or view kept for its recovery period, of every warehouse. */
+  public static final String DELETED = "d/";
 
   /** The multi-table transaction coordinator: the active transaction and those queued behind it. */
   public static String transactions(String warehouse) {

@@ -146,6 +146,14 @@ public final class TableState {
     return moved;
   }
 
+  /**
+   * The same table under {@code next}, as a pointer alone: it travels without its document, which
+   * stays in its file (a dropped table's state kept by the directory).
+   */
+  public TableState pointerAt(long next) {
+    return new TableState(tableUuid, metadataLocation, version, next, null);
+  }
+
   @JsonProperty("version")
   public int version() {
     return version;

@@ -12,12 +12,16 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.ExpungeEvent;
+import dev.floe.events.state.DeletedEntity;
+import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
+import dev.floe.processor.RecoveryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.ViewDecider;
 import dev.floe.processor.step.CommitRelocatedStep;
@@ -36,21 +40,27 @@ import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseNameStep;
 import dev.floe.processor.step.ResolvePreparedStep;
+import dev.floe.processor.step.RestoreStep;
+import dev.floe.processor.step.RetainDeletedStep;
 import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.iceberg.TableMetadata;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
+import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,6 +72,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CatalogProcessor implements Processor<String, byte[], String, byte[]> {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogProcessor.class);
+  private static final StringSerializer KEYS = new StringSerializer();
 
   private final String stepsTopic;
   private final MetadataFiles files;
@@ -75,15 +86,22 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private final Duration idempotencyLifetime;
   private final FaultPoints faults;
   private final GroupCommit groupCommit;
+  private final Function<String, Duration> recoveryPeriods;
   final Routes routes = routes();
 
+  /**
+   * @param recoveryPeriods each warehouse's recovery period: how long a dropped table or view is
+   *     kept, restorable
+   */
   CatalogProcessor(
       String stepsTopic,
       MetadataFiles files,
       Duration idempotencyLifetime,
       FaultPoints faults,
-      GroupCommit groupCommit) {
+      GroupCommit groupCommit,
+      Function<String, Duration> recoveryPeriods) {
     this.groupCommit = groupCommit;
+    this.recoveryPeriods = recoveryPeriods;
     this.stepsTopic = stepsTopic;
     this.files = files;
     this.idempotencyLifetime = idempotencyLifetime;
@@ -101,6 +119,46 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.ledger =
         new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
     context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, ledger::purgeExpired);
+    context.schedule(EXPIRY_CHECK, PunctuationType.WALL_CLOCK_TIME, this::expire);
+  }
+
+  /** How often the kept dropped tables and views are checked for expiry. */
+  static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
+
+  /**
+   * Expunges every dropped table and view of this partition's warehouses whose recovery period has
+   * ended, on the single writer of their warehouse key like every change: its events, and the
+   * directory's change, in the task's transaction.
+   */
+  private void expire(long nowMs) {
+    Set<String> warehouses = new TreeSet<>();
+    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
+      it.forEachRemaining(
+          entry -> {
+            DeletedEntity entity = DeletedEntity.fromBytes(entry.value);
+            if (entity.expiresAtMs() <= nowMs) {
+              warehouses.add(entity.warehouse());
+            }
+          });
+    }
+    boolean any = false;
+    for (String warehouse : warehouses) {
+      StoreDirectory dir = new StoreDirectory(directory, warehouse);
+      for (ExpungeEvent event : RecoveryDecider.expire(dir, warehouse, nowMs)) {
+        dir.apply(event);
+        byte[] envelope = EventEnvelope.wrap(event, 0, nowMs).toBytes();
+        context.forward(new Record<>(event.key(), envelope, nowMs), CatalogTopology.EVENTS_SINK);
+        LOG.info(
+            "Expunged the dropped {} {} of warehouse {} (recovery period over)",
+            event.kind(),
+            event.identifier(),
+            warehouse);
+        any = true;
+      }
+    }
+    if (any) {
+      context.commit();
+    }
   }
 
   @Override
@@ -137,6 +195,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         .add(PrepareTableStep.class, this::prepare)
         .add(MoveGrantsStep.class, step((key, move) -> access.decide(move.header(), move.change())))
         .add(ReleaseNameStep.class, step(this::releaseName))
+        .add(RetainDeletedStep.class, step(this::retainDeleted))
+        .add(RestoreStep.class, step(byKind(TableDecider::restore, ViewDecider::restore)))
         .add(CommitRelocatedStep.class, step(this::commitRelocated))
         .add(
             CreateTableStep.class,
@@ -291,7 +351,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   }
 
   private Decision onDirectory(String key, CatalogCommand command) {
-    StoreDirectory dir = new StoreDirectory(directory, command.warehouse());
+    StoreDirectory dir =
+        new StoreDirectory(
+            directory, command.warehouse(), recoveryPeriods.apply(command.warehouse()));
     Decision decision = DirectoryDecider.decide(dir, files.locations(), command);
     decision.events().forEach(dir::apply);
     decision.steps().forEach(dir::apply);
@@ -301,6 +363,11 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private Decision releaseName(String key, ReleaseNameStep release) {
     new StoreDirectory(directory, release.warehouse()).apply(release);
     return Decision.rejected(release.header().commandId(), release.rejection());
+  }
+
+  private Decision retainDeleted(String key, RetainDeletedStep retain) {
+    new StoreDirectory(directory, retain.warehouse()).retain(retain);
+    return Decision.reply(List.of(), CommandReply.done(retain.header().commandId()));
   }
 
   /** A commit whose new locations the directory has just checked and claimed for the entity. */

@@ -5,6 +5,7 @@ import dev.floe.events.state.StoreNames;
 import dev.floe.infra.storage.MetadataFiles;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Function;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.state.Stores;
@@ -40,6 +41,21 @@ public final class CatalogTopology {
       Duration idempotencyLifetime,
       FaultPoints faults,
       GroupCommit groupCommit) {
+    return build(
+        topics, files, idempotencyLifetime, faults, groupCommit, warehouse -> Duration.ZERO);
+  }
+
+  /**
+   * @param recoveryPeriods each warehouse's recovery period ({@code
+   *     floe.warehouse.<w>.recovery-period}): how long a dropped table or view is kept, restorable
+   */
+  public static Topology build(
+      Topics topics,
+      MetadataFiles files,
+      Duration idempotencyLifetime,
+      FaultPoints faults,
+      GroupCommit groupCommit,
+      Function<String, Duration> recoveryPeriods) {
     Topology topology = new Topology();
     topology.addSource(
         "commands-in",
@@ -53,7 +69,9 @@ public final class CatalogTopology {
         topics.steps());
     topology.addProcessor(
         PROCESSOR,
-        () -> new CatalogProcessor(topics.steps(), files, idempotencyLifetime, faults, groupCommit),
+        () ->
+            new CatalogProcessor(
+                topics.steps(), files, idempotencyLifetime, faults, groupCommit, recoveryPeriods),
         "commands-in",
         "steps-in");
     for (String store :

@@ -105,7 +105,8 @@ public final class ProcessorStarter {
                 metadataFiles,
                 config.idempotencyKeyLifetime(),
                 new FaultPoints(config.haltBefore()),
-                groupCommit),
+                groupCommit,
+                config::recoveryPeriod),
             StreamsSettings.of(
                 config, bootstrapServers, applicationServer, stableInstanceId(), groupCommit));
     AtomicBoolean ran = new AtomicBoolean();

@@ -1,11 +1,16 @@
 package dev.floe.processor.kafka;
 
+import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
+import dev.floe.events.event.ViewExpungedEvent;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.NamespaceState;
@@ -25,8 +30,13 @@ import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.RestoreStep;
+import dev.floe.processor.step.RetainDeletedStep;
 import dev.floe.processor.step.Step;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
@@ -45,10 +55,39 @@ final class StoreDirectory implements Directory {
 
   private final KeyValueStore<String, byte[]> store;
   private final String warehouse;
+  private final Duration recoveryPeriod;
 
   StoreDirectory(KeyValueStore<String, byte[]> store, String warehouse) {
+    this(store, warehouse, Duration.ZERO);
+  }
+
+  StoreDirectory(KeyValueStore<String, byte[]> store, String warehouse, Duration recoveryPeriod) {
     this.store = store;
     this.warehouse = warehouse;
+    this.recoveryPeriod = recoveryPeriod;
+  }
+
+  @Override
+  public Duration recoveryPeriod() {
+    return recoveryPeriod;
+  }
+
+  @Override
+  public List<DeletedEntity> deleted(TableIdentifier identifier) {
+    return deletedUnder(DirectoryKeys.deletedPrefix(warehouse, identifier));
+  }
+
+  @Override
+  public List<DeletedEntity> deleted() {
+    return deletedUnder(DirectoryKeys.deletedPrefix(warehouse));
+  }
+
+  private List<DeletedEntity> deletedUnder(String prefix) {
+    List<DeletedEntity> found = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it = store.prefixScan(prefix, KEYS)) {
+      it.forEachRemaining(entry -> found.add(DeletedEntity.fromBytes(entry.value)));
+    }
+    return found;
   }
 
   @Override
@@ -142,6 +181,10 @@ final class StoreDirectory implements Directory {
       forgetPurge(e.location());
     } else if (event instanceof TablePurgeRefusedEvent e) {
       forgetPurge(e.location());
+    } else if (event instanceof TableExpungedEvent e) {
+      expunge(e, e.purge());
+    } else if (event instanceof ViewExpungedEvent e) {
+      expunge(e, false);
     } else {
       throw new IllegalArgumentException("Not a directory event: " + event.type());
     }
@@ -173,10 +216,109 @@ final class StoreDirectory implements Directory {
           s.metadata().path("location").asText(null));
     } else if (step instanceof ReleaseNameStep s) {
       releaseOwnClaim(holder(s.kind(), s.identifier()), s.header().commandId());
+    } else if (step instanceof DropTableStep s && s.recoverable()) {
+      keep(EntityKind.TABLE, s.identifier(), s.header(), s.expiresAtMs(), s.purgeRequested());
     } else if (step instanceof DropTableStep s) {
       release(tableHolder(s.identifier()), s.purgeRequested());
+    } else if (step instanceof DropViewStep s && s.recoverable()) {
+      keep(EntityKind.VIEW, s.identifier(), s.header(), s.expiresAtMs(), false);
     } else if (step instanceof DropViewStep s) {
       release(viewHolder(s.identifier()), false);
+    } else if (step instanceof RestoreStep s) {
+      restore(s);
+    }
+  }
+
+  /**
+   * A recoverable drop frees the name but keeps the entity, and its locations stay held by it, for
+   * the recovery period; its last state arrives with {@link #retain}.
+   */
+  private void keep(
+      EntityKind kind,
+      TableIdentifier identifier,
+      CommandHeader header,
+      long expiresAtMs,
+      boolean purgeRequested) {
+    String name = holder(kind, identifier);
+    byte[] value = store.get(name);
+    if (value == null) {
+      return;
+    }
+    DeletedEntity entity =
+        new DeletedEntity(
+            warehouse,
+            kind == EntityKind.TABLE ? DeletedEntity.TABLE : DeletedEntity.VIEW,
+            identifier,
+            TableEntry.fromBytes(value),
+            null,
+            header.timestampMillis(),
+            expiresAtMs,
+            header.principal(),
+            purgeRequested,
+            header.commandId());
+    store.delete(name);
+    store.put(entity.key(), entity.toBytes());
+    for (String location : entity.entry().held()) {
+      index(location, entity.key());
+    }
+  }
+
+  /** The dropped entity's last state, sent back by its key after a recoverable drop. */
+  void retain(RetainDeletedStep step) {
+    String key =
+        DirectoryKeys.deleted(
+            warehouse,
+            step.identifier(),
+            step.kind() == EntityKind.TABLE ? DeletedEntity.TABLE : DeletedEntity.VIEW,
+            step.header().commandId());
+    byte[] value = store.get(key);
+    if (value != null) {
+      store.put(key, DeletedEntity.fromBytes(value).withState(step.state()).toBytes());
+    }
+  }
+
+  /** The kept entity takes a name again, and its locations are held by that name. */
+  private void restore(RestoreStep step) {
+    String key =
+        DirectoryKeys.deleted(
+            warehouse,
+            step.source(),
+            step.kind() == EntityKind.TABLE ? DeletedEntity.TABLE : DeletedEntity.VIEW,
+            step.dropCommandId());
+    DeletedEntity entity = DeletedEntity.fromBytes(store.get(key));
+    String name = holder(step.kind(), step.destination());
+    store.delete(key);
+    store.put(name, entity.entry().claimedBy(step.header().commandId()).toBytes());
+    for (String location : entity.entry().held()) {
+      index(location, name);
+    }
+  }
+
+  /**
+   * The kept entity is gone for good: its locations are released, or, when its files are to be
+   * deleted, reserved for the purger until they are.
+   */
+  private void expunge(ExpungeEvent event, boolean purge) {
+    String key =
+        DirectoryKeys.deleted(warehouse, event.identifier(), event.kind(), event.dropCommandId());
+    byte[] value = store.get(key);
+    if (value == null) {
+      return;
+    }
+    DeletedEntity entity = DeletedEntity.fromBytes(value);
+    store.delete(key);
+    for (String location : entity.entry().held()) {
+      String canonical = canonicalOrSelf(location);
+      String indexKey = DirectoryKeys.location(warehouse, canonical);
+      byte[] claim = store.get(indexKey);
+      if (claim != null && key.equals(LocationClaim.fromBytes(claim).holder())) {
+        store.delete(indexKey);
+      }
+      if (purge) {
+        store.put(
+            DirectoryKeys.purge(warehouse, canonical),
+            new LocationClaim(key, location, entity.uuid()).toBytes());
+      }
     }
   }
 

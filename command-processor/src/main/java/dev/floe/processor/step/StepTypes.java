@@ -36,7 +36,11 @@ public final class StepTypes extends TypeIdResolverBase {
           new Name("transaction-vote", TransactionVoteStep.class, null),
           new Name("resolve-prepared", ResolvePreparedStep.class, null),
           new Name("move-table-grants", MoveGrantsStep.class, null),
-          new Name("commit-relocated", CommitRelocatedStep.class, null));
+          new Name("commit-relocated", CommitRelocatedStep.class, null),
+          new Name("retain-deleted-table", RetainDeletedStep.class, EntityKind.TABLE),
+          new Name("retain-deleted-view", RetainDeletedStep.class, EntityKind.VIEW),
+          new Name("restore-table", RestoreStep.class, EntityKind.TABLE),
+          new Name("restore-view", RestoreStep.class, EntityKind.VIEW));
 
   @Override
   public String idFromValue(Object value) {

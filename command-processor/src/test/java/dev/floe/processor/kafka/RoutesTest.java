@@ -11,7 +11,13 @@ import org.junit.jupiter.api.Test;
 
 class RoutesTest {
   private final Routes routes =
-      new CatalogProcessor("floe.steps", null, Duration.ofHours(1), new FaultPoints(Set.of()), null)
+      new CatalogProcessor(
+              "floe.steps",
+              null,
+              Duration.ofHours(1),
+              new FaultPoints(Set.of()),
+              null,
+              w -> Duration.ZERO)
           .routes;
 
   /** A step type without an entry would stop the processor at its first record of that type. */

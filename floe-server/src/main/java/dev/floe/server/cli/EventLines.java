@@ -4,14 +4,17 @@ import dev.floe.events.FloeJson;
 import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.server.logging.ControlCharacters;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -45,7 +48,10 @@ final class EventLines implements TailCommand.Lines {
             || options.table().equals(event.subject())
             // a rename is the last event under the old name too
             || (event instanceof TableRenamedEvent renamed
-                && options.table().equals(renamed.from().toString())))
+                && options.table().equals(renamed.from().toString()))
+            // a restore under another name is the dropped table's next event
+            || (event instanceof TableRestoredEvent restored
+                && options.table().equals(restored.from().toString())))
         && (options.namespace() == null || options.namespace().equals(namespaceOf(event)));
   }
 
@@ -67,6 +73,10 @@ final class EventLines implements TailCommand.Lines {
       return e.identifier().namespace().toString();
     } else if (event instanceof TableRenamedEvent e) {
       return e.to().namespace().toString();
+    } else if (event instanceof TableRestoredEvent e) {
+      return e.to().namespace().toString();
+    } else if (event instanceof ExpungeEvent e) {
+      return e.identifier().namespace().toString();
     }
     return null;
   }
@@ -98,6 +108,12 @@ final class EventLines implements TailCommand.Lines {
       return List.of("from=" + e.from());
     } else if (event instanceof TableDroppedEvent e) {
       return e.purgeRequested() ? List.of("purge=requested") : List.of();
+    } else if (event instanceof TableRestoredEvent e) {
+      return List.of("from=" + e.from(), "uuid=" + e.tableUuid());
+    } else if (event instanceof TableExpungedEvent e) {
+      return e.purge()
+          ? List.of("uuid=" + e.tableUuid(), "purge=now")
+          : List.of("uuid=" + e.tableUuid());
     } else if (event instanceof NamespaceCreatedEvent e) {
       return e.properties().isEmpty()
           ? List.of()

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,5 +58,25 @@ class TailLinesTest {
 
     assertThat(line).doesNotContain("\r", "\n", "\u001b");
     assertThat(line).contains("dbx\\r\\n2026-01-01T00:00:00Z").contains("by=eve\\n");
+  }
+
+  @Test
+  void aRestoreNamesWhereItCameFromAndAnExpungeWhetherItPurges() {
+    TableIdentifier from = TableIdentifier.of(Namespace.of("db"), "orders");
+    TableIdentifier to = TableIdentifier.of(Namespace.of("db"), "orders_old");
+    TableRestoredEvent restored =
+        new TableRestoredEvent("default", from, to, "u-1", "file:///m.json", "cmd", "ana", 5);
+    TableExpungedEvent expunged =
+        new TableExpungedEvent(
+            "default", from, "u-1", "file:///m.json", true, "drop", "cmd2", "floe-expiry", 5);
+
+    assertThat(EventLines.format(EventEnvelope.wrap(restored, 0, 0)))
+        .contains("floe.table.restored  db.orders_old")
+        .contains("from=db.orders")
+        .contains("uuid=u-1");
+    assertThat(EventLines.format(EventEnvelope.wrap(expunged, 0, 0)))
+        .contains("floe.table.expunged  db.orders")
+        .contains("by=floe-expiry")
+        .contains("purge=now");
   }
 }

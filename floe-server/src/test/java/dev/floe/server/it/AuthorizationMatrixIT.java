@@ -41,7 +41,9 @@ class AuthorizationMatrixIT {
     SEE_NAMESPACE,
     WRITE_NAMESPACE,
     READ_TABLE,
-    WRITE_TABLE
+    WRITE_TABLE,
+    /** {@code manage} on the namespace, which no holder here has: they hold write at most. */
+    MANAGE_NAMESPACE
   }
 
   /** How the caller holds (or would hold) the right. */
@@ -331,13 +333,49 @@ class AuthorizationMatrixIT {
             200,
             EMPTY,
             "t",
-            c -> new Call("GET", "/management/v1/whoami", null)));
+            c -> new Call("GET", "/management/v1/whoami", null)),
+        new Route(
+            "list dropped",
+            Need.MANAGE_NAMESPACE,
+            200,
+            new Fixture(false, false, false, true),
+            "gone",
+            c ->
+                new Call(
+                    "GET",
+                    "/management/v1/warehouses/" + WH + "/deleted?namespace=" + c.ns(),
+                    null)),
+        new Route(
+            "restore dropped table",
+            Need.MANAGE_NAMESPACE,
+            200,
+            new Fixture(false, false, false, true),
+            "gone",
+            c ->
+                new Call(
+                    "POST",
+                    "/management/v1/warehouses/" + WH + "/deleted/restore",
+                    "{\"kind\":\"table\",\"namespace\":[\"" + c.ns() + "\"],\"name\":\"gone\"}")),
+        new Route(
+            "expunge dropped view",
+            Need.MANAGE_NAMESPACE,
+            204,
+            new Fixture(false, false, false, true),
+            "gonev",
+            c ->
+                new Call(
+                    "POST",
+                    "/management/v1/warehouses/" + WH + "/deleted/expunge",
+                    "{\"kind\":\"view\",\"namespace\":[\"" + c.ns() + "\"],\"name\":\"gonev\"}")));
   }
 
   /** The model: does a holder in this state pass a route that needs this? */
   static boolean allowed(Holder holder, State state, Need need) {
     if (need == Need.ANY) {
       return true;
+    }
+    if (need == Need.MANAGE_NAMESPACE) {
+      return false;
     }
     if (state != State.GRANTED) {
       return false;

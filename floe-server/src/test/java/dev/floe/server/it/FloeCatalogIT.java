@@ -42,7 +42,7 @@ class FloeCatalogIT extends CatalogTests<RESTCatalog> {
   @BeforeEach
   void connect() {
     catalog = initCatalog("floe", Map.of());
-    CatalogCleaner.empty(catalog);
+    CatalogCleaner.empty(catalog, floe);
   }
 
   @AfterEach

@@ -55,7 +55,7 @@ class FloeViewCatalogIT extends ViewCatalogTests<RESTCatalog> {
     properties.put("token", token);
     catalog = RestClients.connect(floe.uri(), properties);
     opened.add(catalog);
-    CatalogCleaner.empty(catalog);
+    CatalogCleaner.empty(catalog, floe);
   }
 
   @AfterEach

@@ -77,6 +77,9 @@ class StorageBoundaryIT {
                     wha.toUri().toString(),
                     "floe.warehouse.whb.location",
                     whb.toUri().toString(),
+                    // A drop is final at once: what is tested is the purge itself.
+                    "floe.warehouse.whb.recovery-period",
+                    "PT0S",
                     "floe.purge-interval",
                     "PT1S"))
             .start();

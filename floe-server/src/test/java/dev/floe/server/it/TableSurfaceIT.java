@@ -48,7 +48,17 @@ class TableSurfaceIT {
 
   @BeforeAll
   static void start() {
-    floe = new FloeProcess(dataDir, Map.of("floe.purge-interval", "PT1S")).start();
+    // Drops are final at once: what is tested is the purge itself (RecoverableDropIT: purges after
+    // a recovery period).
+    floe =
+        new FloeProcess(
+                dataDir,
+                Map.of(
+                    "floe.purge-interval",
+                    "PT1S",
+                    "floe.warehouse.default.recovery-period",
+                    "PT0S"))
+            .start();
     catalog = RestClients.connect(floe.uri(), Map.of());
     catalog.createNamespace(NS);
   }

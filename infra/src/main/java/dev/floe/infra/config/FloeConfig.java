@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,6 +26,9 @@ import java.util.stream.Collectors;
  * @param auth how requests are authenticated
  * @param http bounds on the HTTP server's connections
  * @param storage each warehouse's storage and the named storage profiles (docs/storage.md)
+ * @param recoveryPeriods warehouse → how long a dropped table or view is kept, restorable ({@code
+ *     floe.warehouse.<w>.recovery-period}); a warehouse not listed keeps them for {@link
+ *     #DEFAULT_RECOVERY_PERIOD}
  */
 public record FloeConfig(
     String host,
@@ -47,9 +51,21 @@ public record FloeConfig(
     Set<String> haltBefore,
     AuthConfig auth,
     HttpConfig http,
-    StorageConfig storage) {
+    StorageConfig storage,
+    Map<String, Duration> recoveryPeriods) {
+
+  /** How long a dropped table or view is kept when its warehouse does not say. */
+  public static final Duration DEFAULT_RECOVERY_PERIOD = Duration.ofDays(7);
 
   public FloeConfig {
+    recoveryPeriods = recoveryPeriods == null ? Map.of() : Map.copyOf(recoveryPeriods);
+    recoveryPeriods.forEach(
+        (warehouse, period) -> {
+          if (period.isNegative()) {
+            throw new IllegalArgumentException(
+                "floe.warehouse." + warehouse + ".recovery-period must not be negative");
+          }
+        });
     haltBefore = haltBefore == null ? Set.of() : Set.copyOf(haltBefore);
     auth = auth == null ? AuthConfig.NONE : auth;
     http = http == null ? HttpConfig.DEFAULT : http;
@@ -71,6 +87,14 @@ public record FloeConfig(
 
   public String warehouseRoot(String warehouse) {
     return warehouses.get(warehouse);
+  }
+
+  /**
+   * How long a dropped table or view of this warehouse is kept, restorable, before it is expunged;
+   * zero when a drop is final at once.
+   */
+  public Duration recoveryPeriod(String warehouse) {
+    return recoveryPeriods.getOrDefault(warehouse, DEFAULT_RECOVERY_PERIOD);
   }
 
   /**
@@ -128,7 +152,29 @@ public record FloeConfig(
             .collect(Collectors.toSet()),
         AuthConfig.fromProperties(props),
         HttpConfig.fromProperties(props),
-        StorageConfig.fromProperties(props, warehouses));
+        StorageConfig.fromProperties(props, warehouses),
+        recoveryPeriods(props));
+  }
+
+  private static Map<String, Duration> recoveryPeriods(Properties props) {
+    Map<String, Duration> periods = new LinkedHashMap<>();
+    String suffix = ".recovery-period";
+    for (String name : props.stringPropertyNames()) {
+      if (name.startsWith("floe.warehouse.") && name.endsWith(suffix)) {
+        String warehouse =
+            name.substring("floe.warehouse.".length(), name.length() - suffix.length());
+        try {
+          periods.put(warehouse, Duration.parse(props.getProperty(name).trim()));
+        } catch (DateTimeParseException e) {
+          throw new IllegalArgumentException(
+              name
+                  + " must be an ISO-8601 duration such as P7D or PT0S: "
+                  + props.getProperty(name),
+              e);
+        }
+      }
+    }
+    return periods;
   }
 
   private static String trimSlash(String location) {

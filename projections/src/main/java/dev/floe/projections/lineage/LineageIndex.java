@@ -6,8 +6,10 @@ import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -50,11 +53,22 @@ public final class LineageIndex implements AutoCloseable {
       String warehouse, TableIdentifier table, List<SnapshotLineage> snapshots) {}
 
   private final Map<String, TableLineage> tables = new ConcurrentHashMap<>();
+
+  /** Dropped tables' lineage, kept for a restore until they are expunged. */
+  private final Map<String, TableLineage> kept = new ConcurrentHashMap<>();
+
+  private final Predicate<String> keepsDropped;
+
   private final KafkaConsumer<String, byte[]> consumer;
   private final Thread thread;
   private volatile boolean running = true;
 
-  public LineageIndex(String bootstrapServers, String eventsTopic) {
+  /**
+   * @param keepsDropped whether a warehouse keeps dropped tables for a recovery period (so their
+   *     lineage is kept for a restore until they are expunged)
+   */
+  public LineageIndex(String bootstrapServers, String eventsTopic, Predicate<String> keepsDropped) {
+    this.keepsDropped = keepsDropped;
     Properties props = new Properties();
     props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -153,8 +167,24 @@ public final class LineageIndex implements AutoCloseable {
           Keys.table(e.warehouse(), e.to()),
           new TableLineage(e.warehouse(), e.to(), moved == null ? List.of() : moved.snapshots()));
     } else if (event instanceof TableDroppedEvent e) {
-      tables.remove(Keys.table(e.warehouse(), e.identifier()));
+      TableLineage dropped = tables.remove(Keys.table(e.warehouse(), e.identifier()));
+      if (dropped != null && !dropped.snapshots().isEmpty() && keepsDropped.test(e.warehouse())) {
+        kept.put(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()), dropped);
+      }
+    } else if (event instanceof TableRestoredEvent e) {
+      TableLineage restored =
+          kept.remove(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
+      tables.put(
+          Keys.table(e.warehouse(), e.to()),
+          new TableLineage(
+              e.warehouse(), e.to(), restored == null ? List.of() : restored.snapshots()));
+    } else if (event instanceof TableExpungedEvent e) {
+      kept.remove(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
     }
+  }
+
+  private static String keptKey(String warehouse, String uuid, String metadataLocation) {
+    return warehouse + "\n" + uuid + "\n" + metadataLocation;
   }
 
   private static Map<String, String> sources(Snapshot snapshot) {

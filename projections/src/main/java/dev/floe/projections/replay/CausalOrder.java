@@ -4,13 +4,17 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.events.event.ViewCreatedEvent;
 import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
@@ -110,6 +114,26 @@ final class CausalOrder {
     if (event instanceof ViewRenamedEvent e) {
       return holds(state.viewEntry(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
           && state.viewEntry(e.warehouse(), e.to()) == null;
+    }
+    if (event instanceof TableRestoredEvent e) {
+      ReplayState.ReplayedTable kept =
+          state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation());
+      return kept != null
+          && kept.sequence() == e.sequence() - 1
+          && state.tableEntry(e.warehouse(), e.to()) == null;
+    }
+    if (event instanceof ViewRestoredEvent e) {
+      ReplayState.ReplayedTable kept =
+          state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation());
+      return kept != null
+          && kept.sequence() == e.sequence() - 1
+          && state.viewEntry(e.warehouse(), e.to()) == null;
+    }
+    if (event instanceof TableExpungedEvent e && e.tableUuid() != null) {
+      return state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation()) != null;
+    }
+    if (event instanceof ViewExpungedEvent e && e.viewUuid() != null) {
+      return state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation()) != null;
     }
     return true;
   }

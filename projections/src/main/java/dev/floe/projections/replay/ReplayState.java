@@ -9,14 +9,19 @@ import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.events.event.ViewCreatedEvent;
 import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import java.util.HashMap;
@@ -128,6 +133,15 @@ public final class ReplayState {
   private final Map<NamespaceRef, NamespaceState> namespaces = new HashMap<>();
   private final Map<String, ReplayedTable> tables = new TreeMap<>();
   private final Map<String, ReplayedTable> views = new TreeMap<>();
+
+  /**
+   * Dropped tables and views as they were, by warehouse, uuid and metadata file, for a restore
+   * ({@code floe.table.restored}) until they are expunged. A drop of a warehouse without a recovery
+   * period is never followed by either, so what it keeps here is never used.
+   */
+  private final Map<String, ReplayedTable> droppedTables = new HashMap<>();
+
+  private final Map<String, ReplayedTable> droppedViews = new HashMap<>();
   private long events;
 
   public void apply(CatalogEvent event) {
@@ -167,7 +181,21 @@ public final class ReplayState {
     } else if (event instanceof TableCommittedEvent e) {
       commit(e);
     } else if (event instanceof TableDroppedEvent e) {
-      tables.remove(Keys.table(e.warehouse(), e.identifier()));
+      ReplayedTable dropped = tables.remove(Keys.table(e.warehouse(), e.identifier()));
+      keep(
+          droppedTables, e.warehouse(), e.tableUuid(), e.metadataLocation(), dropped, e.sequence());
+    } else if (event instanceof TableRestoredEvent e) {
+      ReplayedTable kept =
+          droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
+      tables.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
+    } else if (event instanceof TableExpungedEvent e) {
+      droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
+    } else if (event instanceof ViewRestoredEvent e) {
+      ReplayedTable kept =
+          droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
+      views.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
+    } else if (event instanceof ViewExpungedEvent e) {
+      droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
     } else if (event instanceof TableRenamedEvent e) {
       ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
       tables.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
@@ -196,11 +224,14 @@ public final class ReplayState {
           new TableState(
               e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
     } else if (event instanceof ViewDroppedEvent e) {
-      views.remove(Keys.table(e.warehouse(), e.identifier()));
+      ReplayedTable dropped = views.remove(Keys.table(e.warehouse(), e.identifier()));
+      keep(droppedViews, e.warehouse(), e.viewUuid(), e.metadataLocation(), dropped, e.sequence());
     } else if (event instanceof ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
-    } else if (!(event instanceof TableFilesPurgedEvent || event instanceof AccessChangedEvent)) {
+    } else if (!(event instanceof TableFilesPurgedEvent
+        || event instanceof TablePurgeRefusedEvent
+        || event instanceof AccessChangedEvent)) {
       // Access changes are not catalog state: the access store follows them (docs/security.md).
       throw new IllegalArgumentException("No evolve for " + event.type());
     }
@@ -257,6 +288,32 @@ public final class ReplayState {
             state.sequence(),
             null,
             state.metadataJson()));
+  }
+
+  private static void keep(
+      Map<String, ReplayedTable> dropped,
+      String warehouse,
+      String uuid,
+      String metadataLocation,
+      ReplayedTable entity,
+      long sequence) {
+    if (entity != null) {
+      dropped.put(
+          dropKey(warehouse, uuid, metadataLocation), entity.renamed(entity.identifier, sequence));
+    }
+  }
+
+  private static String dropKey(String warehouse, String uuid, String metadataLocation) {
+    return warehouse + "\n" + uuid + "\n" + metadataLocation;
+  }
+
+  /** A dropped table kept for a restore, without serialising its metadata: for ordering checks. */
+  ReplayedTable droppedTable(String warehouse, String uuid, String metadataLocation) {
+    return droppedTables.get(dropKey(warehouse, uuid, metadataLocation));
+  }
+
+  ReplayedTable droppedView(String warehouse, String uuid, String metadataLocation) {
+    return droppedViews.get(dropKey(warehouse, uuid, metadataLocation));
   }
 
   /** The table's entry without serialising its metadata: for ordering checks. */

@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
+import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
@@ -61,6 +64,43 @@ class CausalOrderTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("floe.table.committed of ns.t (sequence 2)")
         .hasMessageContaining("has no cause");
+  }
+
+  @Test
+  void aRestoreReadBeforeItsDropWaitsAndBringsTheTableBackAsItWas() {
+    ReplayState state = new ReplayState();
+    CausalOrder order = new CausalOrder(state);
+    // Partition 1 holds the restore under another name; partition 0 the table, its drop and a new
+    // table that took its name meanwhile.
+    order.offer(1, new TableRestoredEvent("wh", T, U, FIRST, "m0", "c4", "p", 3));
+    order.offer(0, created(T, FIRST, "m0"));
+    order.applyReady();
+    assertThat(state.tableEntry("wh", U)).as("the restore waits for the drop").isNull();
+
+    order.offer(0, new TableDroppedEvent("wh", T, FIRST, "m0", false, "c2", "p", 2));
+    order.offer(0, created(T, SECOND, "n0"));
+    order.applyReady();
+    order.requireAllApplied();
+
+    assertThat(state.table("wh", U).tableUuid()).isEqualTo(FIRST);
+    assertThat(state.table("wh", U).metadataLocation()).isEqualTo("m0");
+    assertThat(state.tableEntry("wh", U).sequence()).isEqualTo(3);
+    assertThat(state.table("wh", T).tableUuid()).isEqualTo(SECOND);
+  }
+
+  @Test
+  void anExpungedTableCannotBeRestored() {
+    ReplayState state = new ReplayState();
+    CausalOrder order = new CausalOrder(state);
+    order.offer(0, created(T, FIRST, "m0"));
+    order.offer(0, new TableDroppedEvent("wh", T, FIRST, "m0", true, "c2", "p", 2));
+    order.offer(
+        0, new TableExpungedEvent("wh", T, FIRST, "m0", true, "c2", "c3", "floe-expiry", 3));
+    order.offer(0, new TableRestoredEvent("wh", T, T, FIRST, "m0", "c4", "p", 3));
+    order.applyReady();
+
+    assertThat(state.table("wh", T)).isNull();
+    assertThatThrownBy(order::requireAllApplied).hasMessageContaining("floe.table.restored");
   }
 
   private static TableCreatedEvent created(TableIdentifier id, String uuid, String location) {

@@ -1,5 +1,8 @@
 package dev.floe.server.it.support;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.infra.testing.FloeProcess;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -11,6 +14,27 @@ public final class CatalogCleaner {
   public static void empty(RESTCatalog client) {
     for (Namespace namespace : client.listNamespaces()) {
       dropRecursively(client, namespace);
+    }
+  }
+
+  /**
+   * Empties the catalog, and expunges (data retained) the dropped tables and views the warehouse
+   * keeps for its recovery period, so no earlier test's locations stay claimed.
+   */
+  public static void empty(RESTCatalog client, FloeProcess floe) {
+    empty(client);
+    String deleted = "/management/v1/warehouses/default/deleted";
+    JsonNode kept =
+        AuthHttp.expect(200, floe.uri(), "GET", deleted, floe.adminToken(), null).json();
+    for (JsonNode entity : kept.path("deleted")) {
+      ObjectNode target = AuthHttp.JSON.createObjectNode();
+      target.put("kind", entity.path("kind").asText());
+      target.set("namespace", entity.path("namespace"));
+      target.put("name", entity.path("name").asText());
+      target.put("uuid", entity.path("uuid").asText());
+      target.put("retain-data", true);
+      AuthHttp.expect(
+          204, floe.uri(), "POST", deleted + "/expunge", floe.adminToken(), target.toString());
     }
   }
 

@@ -1,0 +1,42 @@
+package dev.floe.events.command;
+
+import dev.floe.events.Keys;
+import dev.floe.events.state.DeletedEntity;
+import java.util.Objects;
+import org.apache.iceberg.catalog.TableIdentifier;
+
+/**
+ * Restore a dropped table or view kept for its recovery period.
+ *
+ * @param kind {@code table} or {@code view}
+ * @param identifier the name it had when it was dropped
+ * @param uuid which of several dropped entities of that name; null for the one dropped last
+ * @param as the name to restore it under in the same namespace, or null for its own
+ */
+public record RestoreDeletedCommand(
+    CommandHeader header,
+    String warehouse,
+    String kind,
+    TableIdentifier identifier,
+    String uuid,
+    String as)
+    implements CatalogCommand {
+  public RestoreDeletedCommand {
+    Objects.requireNonNull(header, "header");
+    Objects.requireNonNull(warehouse, "warehouse");
+    Objects.requireNonNull(identifier, "identifier");
+    if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
+      throw new IllegalArgumentException("kind must be table or view: " + kind);
+    }
+  }
+
+  /** The name it answers under once restored. */
+  public TableIdentifier target() {
+    return as == null ? identifier : TableIdentifier.of(identifier.namespace(), as);
+  }
+
+  @Override
+  public String key() {
+    return Keys.warehouse(warehouse);
+  }
+}

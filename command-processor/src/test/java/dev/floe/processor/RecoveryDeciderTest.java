@@ -1,0 +1,336 @@
+package dev.floe.processor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.floe.events.RejectionCode;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.DropTableCommand;
+import dev.floe.events.command.ExpungeDeletedCommand;
+import dev.floe.events.command.RestoreDeletedCommand;
+import dev.floe.events.event.ExpungeEvent;
+import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableRestoredEvent;
+import dev.floe.events.state.DeletedEntity;
+import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.TableEntry;
+import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.authority.Claims;
+import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.RestoreStep;
+import dev.floe.processor.step.RetainDeletedStep;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Test;
+
+class RecoveryDeciderTest {
+  private static final String WAREHOUSE = "default";
+  private static final Namespace DB = Namespace.of("db");
+  private static final TableIdentifier ORDERS = TableIdentifier.of(DB, "orders");
+  private static final String LOCATION = "file:///wh/db/orders-1";
+
+  private final Kept directory = new Kept();
+
+  @Test
+  void aDropInAWarehouseWithARecoveryPeriodKeepsTheTableUntilItEnds() {
+    directory.period = Duration.ofDays(7);
+    directory.tables.add(ORDERS);
+
+    Decision decision =
+        TableNameDecider.drop(
+            directory, new DropTableCommand(header("drop", 1_000), WAREHOUSE, ORDERS, true));
+
+    DropTableStep step = (DropTableStep) decision.steps().get(0);
+    assertThat(step.recoverable()).isTrue();
+    assertThat(step.expiresAtMs()).isEqualTo(1_000 + Duration.ofDays(7).toMillis());
+    assertThat(step.purgeRequested()).isTrue();
+  }
+
+  @Test
+  void aDropWithoutARecoveryPeriodIsFinal() {
+    directory.period = Duration.ZERO;
+    directory.tables.add(ORDERS);
+
+    Decision decision =
+        TableNameDecider.drop(
+            directory, new DropTableCommand(header("drop", 1_000), WAREHOUSE, ORDERS, true));
+
+    assertThat(((DropTableStep) decision.steps().get(0)).recoverable()).isFalse();
+  }
+
+  @Test
+  void theDroppedTablesKeyHandsItsPointerBackToTheDirectory() {
+    TableState state = new TableState("uuid-1", LOCATION + "/metadata/3.json", "{}", 3, 7);
+
+    Decision decision =
+        TableDecider.drop(
+            state, new DropTableStep(header("drop", 1_000), WAREHOUSE, ORDERS, false, 99_000));
+
+    TableDroppedEvent event = (TableDroppedEvent) decision.events().get(0);
+    assertThat(event.sequence()).isEqualTo(8);
+    assertThat(decision.tableRemoved()).isTrue();
+    assertThat(decision.reply()).as("the directory acknowledges once it keeps the state").isNull();
+    RetainDeletedStep retain = (RetainDeletedStep) decision.steps().get(0);
+    assertThat(retain.kind()).isEqualTo(EntityKind.TABLE);
+    assertThat(retain.state().tableUuid()).isEqualTo("uuid-1");
+    assertThat(retain.state().sequence()).isEqualTo(8);
+    assertThat(retain.state().version()).isEqualTo(3);
+    assertThat(retain.state().holdsDocument()).as("a pointer only").isFalse();
+  }
+
+  @Test
+  void aFinalDropSendsNothingBack() {
+    TableState state = new TableState("uuid-1", LOCATION + "/metadata/3.json", "{}", 3, 7);
+
+    Decision decision =
+        TableDecider.drop(
+            state, new DropTableStep(header("drop", 1_000), WAREHOUSE, ORDERS, false));
+
+    assertThat(decision.steps()).isEmpty();
+    assertThat(decision.reply().accepted()).isTrue();
+  }
+
+  @Test
+  void aRestorePicksTheTableDroppedLastUnlessAUuidSaysOtherwise() {
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+    directory.deleted.add(kept("drop-b", "uuid-b", 2_000, 9));
+
+    RestoreStep last = restoreStep(restore(null, null));
+    RestoreStep first = restoreStep(restore("uuid-a", null));
+
+    assertThat(last.state().tableUuid()).isEqualTo("uuid-b");
+    assertThat(last.dropCommandId()).isEqualTo("drop-b");
+    assertThat(last.destination()).isEqualTo(ORDERS);
+    assertThat(first.state().tableUuid()).isEqualTo("uuid-a");
+  }
+
+  @Test
+  void aRestoreNeverGoesOverALiveNameButMayTakeAnother() {
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+    directory.tables.add(ORDERS);
+
+    Decision over = restore(null, null);
+    RestoreStep as = restoreStep(restore(null, "orders_old"));
+
+    assertThat(over.reply().rejection().code()).isEqualTo(RejectionCode.TABLE_ALREADY_EXISTS);
+    assertThat(over.steps()).isEmpty();
+    assertThat(as.source()).isEqualTo(ORDERS);
+    assertThat(as.destination()).isEqualTo(TableIdentifier.of(DB, "orders_old"));
+  }
+
+  @Test
+  void aRestoreOfNothingKeptIsNotFound() {
+    directory.deleted.add(kept("drop-a", null, 1_000, 5));
+
+    assertThat(restore(null, null).reply().rejection().code())
+        .as("its state has not reached the directory yet")
+        .isEqualTo(RejectionCode.TABLE_NOT_FOUND);
+    assertThat(restore("uuid-x", null).reply().rejection().code())
+        .isEqualTo(RejectionCode.TABLE_NOT_FOUND);
+  }
+
+  @Test
+  void theRestoredTableContinuesItsHistory() {
+    TableState kept =
+        new TableState("uuid-a", LOCATION + "/metadata/3.json", "{}", 3, 8).pointerAt(8);
+    RestoreStep step =
+        new RestoreStep(
+            EntityKind.TABLE,
+            header("restore", 5_000),
+            WAREHOUSE,
+            ORDERS,
+            TableIdentifier.of(DB, "orders_old"),
+            kept,
+            "drop-a");
+
+    Decision decision = TableDecider.restore(null, step);
+    Decision clobber = TableDecider.restore(new TableState("other", LOCATION, "{}", 1, 1), step);
+
+    TableRestoredEvent event = (TableRestoredEvent) decision.events().get(0);
+    assertThat(event.sequence()).isEqualTo(9);
+    assertThat(event.from()).isEqualTo(ORDERS);
+    assertThat(event.identifier()).isEqualTo(TableIdentifier.of(DB, "orders_old"));
+    assertThat(decision.tableState().metadataLocation()).isEqualTo(kept.metadataLocation());
+    assertThat(decision.tableState().version()).isEqualTo(3);
+    assertThat(decision.writeMetadata()).isFalse();
+    assertThat(decision.reply().restoredUuid()).isEqualTo("uuid-a");
+    assertThat(clobber.isRejected()).isTrue();
+  }
+
+  @Test
+  void anExpungePurgesOnlyWhatWasDroppedWithPurgeAndNotRetained() {
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+
+    TableExpungedEvent purged = expunged(expunge(false));
+    TableExpungedEvent retained = expunged(expunge(true));
+
+    assertThat(purged.purge()).isTrue();
+    assertThat(purged.sequence()).isEqualTo(6);
+    assertThat(purged.dropCommandId()).isEqualTo("drop-a");
+    assertThat(retained.purge()).isFalse();
+  }
+
+  @Test
+  void expiryExpungesOnlyWhatHasExpiredUnderAnIdThatFollowsFromTheDrop() {
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+    DeletedEntity later =
+        new DeletedEntity(
+            WAREHOUSE,
+            DeletedEntity.TABLE,
+            TableIdentifier.of(DB, "later"),
+            new TableEntry("c", LOCATION + "-later"),
+            null,
+            1_000,
+            50_000,
+            "ana",
+            false,
+            "drop-l");
+    directory.deleted.add(later);
+
+    List<ExpungeEvent> first = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+    List<ExpungeEvent> again = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+
+    assertThat(first).hasSize(1);
+    assertThat(first.get(0).identifier()).isEqualTo(ORDERS);
+    assertThat(first.get(0).principal()).isEqualTo(RecoveryDecider.EXPIRY_PRINCIPAL);
+    assertThat(((TableExpungedEvent) first.get(0)).purge()).isTrue();
+    assertThat(again.get(0).commandId()).isEqualTo(first.get(0).commandId());
+  }
+
+  private Decision restore(String uuid, String as) {
+    return RecoveryDecider.restore(
+        directory,
+        new RestoreDeletedCommand(
+            header("restore", 5_000), WAREHOUSE, DeletedEntity.TABLE, ORDERS, uuid, as));
+  }
+
+  private Decision expunge(boolean retain) {
+    return RecoveryDecider.expunge(
+        directory,
+        new ExpungeDeletedCommand(
+            header("expunge", 5_000), WAREHOUSE, DeletedEntity.TABLE, ORDERS, null, retain));
+  }
+
+  private static RestoreStep restoreStep(Decision decision) {
+    assertThat(decision.isRejected()).as("%s", decision.reply()).isFalse();
+    return (RestoreStep) decision.steps().get(0);
+  }
+
+  private static TableExpungedEvent expunged(Decision decision) {
+    assertThat(decision.isRejected()).isFalse();
+    return (TableExpungedEvent) decision.events().get(0);
+  }
+
+  /** A table kept since {@code deletedAt}, expiring 5 s later, dropped with purge. */
+  private static DeletedEntity kept(String drop, String uuid, long deletedAt, long sequence) {
+    TableState state =
+        uuid == null
+            ? null
+            : new TableState(uuid, LOCATION + "/m.json", "{}", 2, sequence).pointerAt(sequence);
+    return new DeletedEntity(
+        WAREHOUSE,
+        DeletedEntity.TABLE,
+        ORDERS,
+        new TableEntry("create", LOCATION),
+        state,
+        deletedAt,
+        deletedAt + 5_000,
+        "ana",
+        true,
+        drop);
+  }
+
+  private static CommandHeader header(String id, long at) {
+    return new CommandHeader(id, at, "ana", "api-1", null);
+  }
+
+  /** A directory with one namespace, some live tables and some kept ones. */
+  private static final class Kept implements Directory {
+    Duration period = Duration.ZERO;
+    final Set<TableIdentifier> tables = new HashSet<>();
+    final List<DeletedEntity> deleted = new ArrayList<>();
+
+    @Override
+    public Duration recoveryPeriod() {
+      return period;
+    }
+
+    @Override
+    public List<DeletedEntity> deleted(TableIdentifier identifier) {
+      return deleted.stream().filter(e -> e.identifier().equals(identifier)).toList();
+    }
+
+    @Override
+    public List<DeletedEntity> deleted() {
+      return List.copyOf(deleted);
+    }
+
+    @Override
+    public Optional<NamespaceState> namespace(Namespace namespace) {
+      return namespace.equals(DB) ? Optional.of(new NamespaceState(Map.of(), 1)) : Optional.empty();
+    }
+
+    @Override
+    public boolean hasChildNamespaces(Namespace namespace) {
+      return false;
+    }
+
+    @Override
+    public boolean hasTables(Namespace namespace) {
+      return tables.stream().anyMatch(t -> t.namespace().equals(namespace));
+    }
+
+    @Override
+    public boolean hasViews(Namespace namespace) {
+      return false;
+    }
+
+    @Override
+    public boolean tableExists(TableIdentifier identifier) {
+      return tables.contains(identifier);
+    }
+
+    @Override
+    public boolean viewExists(TableIdentifier identifier) {
+      return false;
+    }
+
+    @Override
+    public Optional<TableEntry> table(TableIdentifier identifier) {
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<TableEntry> view(TableIdentifier identifier) {
+      return Optional.empty();
+    }
+
+    @Override
+    public String tableHolder(TableIdentifier identifier) {
+      return "t/" + identifier;
+    }
+
+    @Override
+    public String viewHolder(TableIdentifier identifier) {
+      return "v/" + identifier;
+    }
+
+    @Override
+    public Claims claims() {
+      return Claims.NONE;
+    }
+
+    @Override
+    public boolean purgePending(String location) {
+      return false;
+    }
+  }
+}

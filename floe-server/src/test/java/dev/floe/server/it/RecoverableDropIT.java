@@ -1,0 +1,530 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.cli.ReplayCommand;
+import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.DataFileEntries;
+import dev.floe.server.it.support.RestClients;
+import dev.floe.server.it.support.ServerEvents;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recoverable drops on the real server: a dropped table is kept for its warehouse's recovery
+ * period, restorable as it was (uuid, snapshots, metadata file, grants), across a restart, under
+ * another name when its own was taken; a reader may not restore; expiry deletes files only of
+ * tables dropped with purge, and only inside their own locations; the log of drops and restores
+ * replays to the live catalog.
+ */
+class RecoverableDropIT {
+  private static final Schema SCHEMA =
+      new Schema(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "category", Types.StringType.get()));
+  private static final String SCHEMA_JSON =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+          + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+  private static final Namespace DB = Namespace.of("db");
+  private static final String DELETED = "/management/v1/warehouses/default/deleted";
+
+  @TempDir static Path dir;
+  private static FloeProcess floe;
+  private static Path fast;
+  private static String admin;
+
+  @BeforeAll
+  static void start() throws Exception {
+    fast = Files.createDirectories(dir.resolve("fast"));
+    floe =
+        new FloeProcess(
+                dir.resolve("data"),
+                Map.of(
+                    "floe.auth", "token",
+                    "floe.warehouse.fast.location", fast.toUri().toString(),
+                    "floe.warehouse.fast.recovery-period", "PT2S",
+                    "floe.purge-interval", "PT1S"))
+            .start();
+    admin = floe.adminToken();
+    try (RESTCatalog catalog = client()) {
+      catalog.createNamespace(DB);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    floe.close();
+  }
+
+  private static RESTCatalog client() {
+    return RestClients.connect(floe.uri(), Map.of("token", admin));
+  }
+
+  @Test
+  void aDroppedTableIsRestoredAsItWasAfterARestart() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "orders");
+    String uuid;
+    String metadataLocation;
+    List<Long> snapshots = new ArrayList<>();
+    try (RESTCatalog catalog = client()) {
+      Table table = catalog.createTable(id, SCHEMA);
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "a")).commit();
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "b")).commit();
+      table.refresh();
+      uuid = table.uuid().toString();
+      metadataLocation = metadataLocation(table);
+      table.snapshots().forEach(s -> snapshots.add(s.snapshotId()));
+
+      assertThat(catalog.dropTable(id)).isTrue();
+
+      assertThat(catalog.tableExists(id)).isFalse();
+      assertThat(catalog.listTables(DB)).doesNotContain(id);
+    }
+    JsonNode kept =
+        only(
+            AuthHttp.expect(200, floe.uri(), "GET", DELETED + "?namespace=db", admin, null),
+            "orders");
+    assertThat(kept.path("kind").asText()).isEqualTo("table");
+    assertThat(kept.path("uuid").asText()).isEqualTo(uuid);
+    assertThat(kept.path("purge-requested").asBoolean()).isFalse();
+    assertThat(kept.path("deleted-by").asText()).isNotEmpty();
+    assertThat(kept.path("expires-at-ms").asLong() - kept.path("deleted-at-ms").asLong())
+        .isEqualTo(7L * 24 * 3600 * 1000);
+
+    assertThat(floe.stop()).isIn(0, 143);
+    floe.start();
+
+    JsonNode restored =
+        AuthHttp.expect(
+                200, floe.uri(), "POST", DELETED + "/restore", admin, target("orders", null))
+            .json();
+    assertThat(restored.path("uuid").asText()).isEqualTo(uuid);
+    assertThat(restored.path("name").asText()).isEqualTo("orders");
+    assertThat(restored.path("metadata-location").asText()).isEqualTo(metadataLocation);
+    try (RESTCatalog catalog = client()) {
+      Table table = catalog.loadTable(id);
+      assertThat(table.uuid().toString()).isEqualTo(uuid);
+      assertThat(metadataLocation(table)).isEqualTo(metadataLocation);
+      List<Long> after = new ArrayList<>();
+      table.snapshots().forEach(s -> after.add(s.snapshotId()));
+      assertThat(after).isEqualTo(snapshots);
+      // It is live again: it takes commits.
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "c")).commit();
+      assertThat(catalog.loadTable(id).snapshots()).hasSize(3);
+    }
+    assertThat(
+            names(AuthHttp.expect(200, floe.uri(), "GET", DELETED + "?namespace=db", admin, null)))
+        .doesNotContain("orders");
+  }
+
+  @Test
+  void aNameTakenMeanwhileNeedsAnotherNameAndThePastShowsTheTableAbsent() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "events");
+    String oldUuid;
+    String newUuid;
+    Instant whileDropped;
+    try (RESTCatalog catalog = client()) {
+      oldUuid = catalog.createTable(id, SCHEMA).uuid().toString();
+      catalog.dropTable(id, false);
+      Thread.sleep(50);
+      whileDropped = Instant.now();
+      Thread.sleep(50);
+      // The name is free at once, and the new table is placed apart from the kept one's files.
+      Table replacement = catalog.createTable(id, SCHEMA);
+      newUuid = replacement.uuid().toString();
+    }
+    assertThat(newUuid).isNotEqualTo(oldUuid);
+
+    Response over =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, target("events", null));
+    assertThat(over.status()).as(over.body()).isEqualTo(409);
+    assertThat(over.json().path("error").path("type").asText()).isEqualTo("AlreadyExistsException");
+
+    JsonNode restored =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                DELETED + "/restore",
+                admin,
+                "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"events\",\"uuid\":\""
+                    + oldUuid
+                    + "\",\"as\":\"events_old\"}")
+            .json();
+    assertThat(restored.path("name").asText()).isEqualTo("events_old");
+    try (RESTCatalog catalog = client()) {
+      assertThat(catalog.loadTable(TableIdentifier.of(DB, "events_old")).uuid().toString())
+          .isEqualTo(oldUuid);
+      assertThat(catalog.loadTable(id).uuid().toString()).isEqualTo(newUuid);
+    }
+    Response again =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, target("events", null));
+    assertThat(again.status()).as(again.body()).isEqualTo(404);
+
+    // Between the drop and the restore, the catalog of that time shows neither name's old table.
+    String past = "/v1/default@" + whileDropped + "/namespaces/db/tables/";
+    assertThat(AuthHttp.send(floe.uri(), "GET", past + "events_old", admin, null).status())
+        .isEqualTo(404);
+    assertThat(AuthHttp.send(floe.uri(), "GET", past + "events", admin, null).status())
+        .isEqualTo(404);
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(), "GET", "/v1/default/namespaces/db/tables/events_old", admin, null)
+                .status())
+        .isEqualTo(200);
+  }
+
+  @Test
+  void grantsComeBackAndAReaderMayNotRestoreOrList() {
+    String reader = AuthHttp.principalWithToken(floe.uri(), admin, "ria");
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/db/tables",
+        admin,
+        "{\"name\":\"granted\",\"schema\":" + SCHEMA_JSON + "}");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/default/grants",
+        admin,
+        "{\"principal\":\"ria\",\"namespace\":[\"db\"],\"table\":\"granted\",\"action\":\"read\"}");
+    String path = "/v1/default/namespaces/db/tables/granted";
+    assertThat(AuthHttp.send(floe.uri(), "GET", path, reader, null).status()).isEqualTo(200);
+    AuthHttp.expect(204, floe.uri(), "DELETE", path, admin, null);
+    assertThat(AuthHttp.send(floe.uri(), "GET", path, reader, null).status()).isEqualTo(404);
+
+    Response refused =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", reader, target("granted", null));
+    assertThat(refused.status()).as(refused.body()).isEqualTo(403);
+    assertThat(refused.json().path("error").path("type").asText()).isEqualTo("ForbiddenException");
+    assertThat(AuthHttp.send(floe.uri(), "GET", DELETED + "?namespace=db", reader, null).status())
+        .isEqualTo(403);
+    Response expunge =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/expunge", reader, target("granted", null));
+    assertThat(expunge.status()).isEqualTo(403);
+    assertThat(names(AuthHttp.expect(200, floe.uri(), "GET", DELETED, admin, null)))
+        .contains("granted");
+
+    AuthHttp.expect(200, floe.uri(), "POST", DELETED + "/restore", admin, target("granted", null));
+    assertThat(AuthHttp.send(floe.uri(), "GET", path, reader, null).status()).isEqualTo(200);
+  }
+
+  @Test
+  void aTableDroppedWithPurgeKeepsItsFilesWhileItIsKept() throws Exception {
+    String metadata = createIn("default", "db", "doomed");
+    Path files = tableDir(metadata);
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "DELETE",
+        "/v1/default/namespaces/db/tables/doomed?purgeRequested=true",
+        admin,
+        null);
+    assertThat(
+            only(
+                    AuthHttp.expect(200, floe.uri(), "GET", DELETED + "?namespace=db", admin, null),
+                    "doomed")
+                .path("purge-requested")
+                .asBoolean())
+        .isTrue();
+
+    // The purger runs every second here: several runs pass while the table is kept.
+    Thread.sleep(3500);
+    assertThat(Path.of(URI.create(metadata))).exists();
+
+    AuthHttp.expect(200, floe.uri(), "POST", DELETED + "/restore", admin, target("doomed", null));
+    assertThat(
+            AuthHttp.expect(
+                    200, floe.uri(), "GET", "/v1/default/namespaces/db/tables/doomed", admin, null)
+                .json()
+                .path("metadata-location")
+                .asText())
+        .isEqualTo(metadata);
+    assertThat(files.resolve("metadata")).isDirectory();
+  }
+
+  @Test
+  void aDroppedViewIsRestoredAsItWas() {
+    String views = "/v1/default/namespaces/db/views";
+    String created =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                views,
+                admin,
+                "{\"name\":\"recent\",\"schema\":"
+                    + SCHEMA_JSON
+                    + ",\"view-version\":{\"version-id\":1,\"schema-id\":0,\"timestamp-ms\":1,"
+                    + "\"summary\":{},\"default-namespace\":[\"db\"],\"representations\":"
+                    + "[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+                    + "\"properties\":{}}")
+            .json()
+            .path("metadata")
+            .path("view-uuid")
+            .asText();
+    AuthHttp.expect(204, floe.uri(), "DELETE", views + "/recent", admin, null);
+    assertThat(AuthHttp.send(floe.uri(), "GET", views + "/recent", admin, null).status())
+        .isEqualTo(404);
+    Response asTable =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, target("recent", null));
+    assertThat(asTable.status()).as("a view is not restored as a table").isEqualTo(404);
+
+    JsonNode restored =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                DELETED + "/restore",
+                admin,
+                "{\"kind\":\"view\",\"namespace\":[\"db\"],\"name\":\"recent\"}")
+            .json();
+
+    assertThat(restored.path("uuid").asText()).isEqualTo(created);
+    assertThat(
+            AuthHttp.expect(200, floe.uri(), "GET", views + "/recent", admin, null)
+                .json()
+                .path("metadata")
+                .path("view-uuid")
+                .asText())
+        .isEqualTo(created);
+  }
+
+  @Test
+  void badRequestsAre400AndChangeNothing() {
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/db/tables",
+        admin,
+        "{\"name\":\"bad\",\"schema\":" + SCHEMA_JSON + "}");
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/db/tables/bad", admin, null);
+    for (String body :
+        List.of(
+            "{\"kind\":\"index\",\"namespace\":[\"db\"],\"name\":\"bad\"}",
+            "{\"kind\":\"table\",\"name\":\"bad\"}",
+            "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"bad\",\"uuid\":\"nope\"}",
+            "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"bad\",\"as\":\"\"}")) {
+      Response response = AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, body);
+      assertThat(response.status()).as(body).isEqualTo(400);
+      assertThat(response.json().path("error").path("code").asInt()).isEqualTo(400);
+    }
+    Response retain =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            DELETED + "/expunge",
+            admin,
+            "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"bad\",\"retain-data\":\"yes\"}");
+    assertThat(retain.status()).isEqualTo(400);
+    assertThat(
+            names(AuthHttp.expect(200, floe.uri(), "GET", DELETED + "?namespace=db", admin, null)))
+        .contains("bad");
+  }
+
+  @Test
+  void expiryDeletesFilesOnlyOfPurgedTablesAndOnlyInsideThem() throws Exception {
+    AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/fast/namespaces", admin, "{\"namespace\":[\"e\"]}");
+    Path purged = tableDir(createIn("fast", "e", "purged"));
+    Path kept = tableDir(createIn("fast", "e", "kept"));
+    Path retained = tableDir(createIn("fast", "e", "retained"));
+    Path live = tableDir(createIn("fast", "e", "live"));
+    Path beside = Files.writeString(purged.getParent().resolve("beside.txt"), "not the table's");
+
+    String tables = "/v1/fast/namespaces/e/tables/";
+    AuthHttp.expect(204, floe.uri(), "DELETE", tables + "purged?purgeRequested=true", admin, null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", tables + "kept?purgeRequested=false", admin, null);
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", tables + "retained?purgeRequested=true", admin, null);
+    // Soft-deleted: nothing is deleted yet.
+    assertThat(purged).isDirectory();
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/fast/deleted/expunge",
+        admin,
+        "{\"kind\":\"table\",\"namespace\":[\"e\"],\"name\":\"retained\",\"retain-data\":true}");
+
+    waitFor(() -> !Files.exists(purged), "the purged table's files are deleted after expiry");
+    waitFor(
+        () ->
+            names(
+                    AuthHttp.expect(
+                        200,
+                        floe.uri(),
+                        "GET",
+                        "/management/v1/warehouses/fast/deleted",
+                        admin,
+                        null))
+                .isEmpty(),
+        "every kept table expired");
+    // The purger has had time to act on anything it would act on.
+    Thread.sleep(2500);
+    assertThat(kept.resolve("metadata")).isDirectory();
+    assertThat(retained.resolve("metadata")).isDirectory();
+    assertThat(live.resolve("metadata")).isDirectory();
+    assertThat(beside).exists();
+
+    List<CatalogEvent> events = ServerEvents.read(floe.dataDir());
+    assertThat(events)
+        .filteredOn(
+            e -> e instanceof TableExpungedEvent x && x.identifier().name().equals("purged"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.principal()).isEqualTo("floe-expiry");
+              assertThat(((TableExpungedEvent) e).purge()).isTrue();
+            });
+    assertThat(events)
+        .filteredOn(e -> e instanceof TableExpungedEvent x && x.identifier().name().equals("kept"))
+        .singleElement()
+        .satisfies(e -> assertThat(((TableExpungedEvent) e).purge()).isFalse());
+    assertThat(events)
+        .filteredOn(
+            e -> e instanceof TableExpungedEvent x && x.identifier().name().equals("retained"))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.principal()).isNotEqualTo("floe-expiry");
+              assertThat(((TableExpungedEvent) e).purge()).isFalse();
+            });
+  }
+
+  @Test
+  void replayingDropsAndRestoresGivesTheLiveCatalog() throws Exception {
+    try (RESTCatalog catalog = client()) {
+      Namespace replay = Namespace.of("replayed");
+      catalog.createNamespace(replay);
+      TableIdentifier a = TableIdentifier.of(replay, "a");
+      Table table = catalog.createTable(a, SCHEMA);
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "x")).commit();
+      catalog.dropTable(a, false);
+      catalog.createTable(a, SCHEMA);
+      AuthHttp.expect(
+          200,
+          floe.uri(),
+          "POST",
+          DELETED + "/restore",
+          admin,
+          "{\"kind\":\"table\",\"namespace\":[\"replayed\"],\"name\":\"a\",\"as\":\"a_back\"}");
+      catalog.dropTable(a, false);
+      AuthHttp.expect(
+          200,
+          floe.uri(),
+          "POST",
+          DELETED + "/restore",
+          admin,
+          "{\"kind\":\"table\",\"namespace\":[\"replayed\"],\"name\":\"a\"}");
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        ReplayCommand.run(
+            new String[] {
+              "replay",
+              "--data-dir",
+              floe.dataDir().toString(),
+              "--url",
+              floe.uri(),
+              "--token",
+              admin,
+              "--out",
+              dir.resolve("replay").toString()
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertThat(report).contains("0 differ").doesNotContain("DIFFERS");
+    assertThat(exit).isZero();
+  }
+
+  private static String createIn(String warehouse, String namespace, String name) {
+    return AuthHttp.expect(
+            200,
+            floe.uri(),
+            "POST",
+            "/v1/" + warehouse + "/namespaces/" + namespace + "/tables",
+            admin,
+            "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA_JSON + "}")
+        .json()
+        .path("metadata-location")
+        .asText();
+  }
+
+  private static Path tableDir(String metadataLocation) {
+    return Path.of(URI.create(metadataLocation)).getParent().getParent();
+  }
+
+  private static String metadataLocation(Table table) {
+    return ((HasTableOperations) table).operations().current().metadataFileLocation();
+  }
+
+  private static String target(String name, String uuid) {
+    return "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\""
+        + name
+        + "\""
+        + (uuid == null ? "" : ",\"uuid\":\"" + uuid + "\"")
+        + "}";
+  }
+
+  private static List<String> names(Response listed) {
+    List<String> names = new ArrayList<>();
+    listed.json().path("deleted").forEach(e -> names.add(e.path("name").asText()));
+    return names;
+  }
+
+  private static JsonNode only(Response listed, String name) {
+    List<JsonNode> found = new ArrayList<>();
+    listed
+        .json()
+        .path("deleted")
+        .forEach(
+            e -> {
+              if (e.path("name").asText().equals(name)) {
+                found.add(e);
+              }
+            });
+    assertThat(found).as(listed.body()).hasSize(1);
+    return found.get(0);
+  }
+
+  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("Timed out waiting until " + what);
+      }
+      Thread.sleep(200);
+    }
+  }
+}
