@@ -2,6 +2,8 @@ package dev.floe.events.command;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import java.util.Objects;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 /** A request to change the catalog, on {@code floe.commands}. The processor decides it. */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
@@ -59,4 +61,16 @@ public sealed interface CatalogCommand
 
   /** The Kafka key, and so the partition whose single writer decides this command. */
   String key();
+
+  /** Refuses a command without the request it answers or the warehouse it changes. */
+  static void requireHeader(CommandHeader header, String warehouse) {
+    Objects.requireNonNull(header, "header");
+    Objects.requireNonNull(warehouse, "warehouse");
+  }
+
+  /** As {@link #requireHeader}, for a command about one table or view. */
+  static void requireTarget(CommandHeader header, String warehouse, TableIdentifier identifier) {
+    requireHeader(header, warehouse);
+    Objects.requireNonNull(identifier, "identifier");
+  }
 }

@@ -23,9 +23,7 @@ public record CommitTableCommand(
     WrittenAhead writtenAhead)
     implements CatalogCommand {
   public CommitTableCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);
   }

@@ -2,7 +2,6 @@ package dev.floe.events.command;
 
 import dev.floe.events.Keys;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * A multi-table transaction ({@code POST /v1/{prefix}/transactions/commit}): every change applies
@@ -12,8 +11,7 @@ import java.util.Objects;
 public record CommitTransactionCommand(
     CommandHeader header, String warehouse, List<TableChange> changes) implements CatalogCommand {
   public CommitTransactionCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     changes = changes == null ? List.of() : List.copyOf(changes);
   }
 

@@ -2,7 +2,6 @@ package dev.floe.events.command;
 
 import dev.floe.events.Keys;
 import java.util.List;
-import java.util.Objects;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.UpdateRequirement;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -16,9 +15,7 @@ public record CommitViewCommand(
     List<MetadataUpdate> updates)
     implements CatalogCommand {
   public CommitViewCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);
   }

@@ -14,8 +14,7 @@ public record CompletePurgeCommand(
     CommandHeader header, String warehouse, String location, String refusal)
     implements CatalogCommand {
   public CompletePurgeCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(location, "location");
   }
 

@@ -9,8 +9,7 @@ public record CreateNamespaceCommand(
     CommandHeader header, String warehouse, Namespace namespace, Map<String, String> properties)
     implements CatalogCommand {
   public CreateNamespaceCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(namespace, "namespace");
     if (namespace.isEmpty()) {
       throw new IllegalArgumentException("Cannot create the empty namespace");

@@ -31,8 +31,7 @@ public record CreateTableCommand(
     boolean stageCreate)
     implements CatalogCommand {
   public CreateTableCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(warehouseRoot, "warehouseRoot");
     Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(schema, "schema");

@@ -23,8 +23,7 @@ public record CreateTableTransactionCommand(
     List<MetadataUpdate> updates)
     implements CatalogCommand {
   public CreateTableTransactionCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(warehouseRoot, "warehouseRoot");
     Objects.requireNonNull(identifier, "identifier");
     requirements = requirements == null ? List.of() : List.copyOf(requirements);

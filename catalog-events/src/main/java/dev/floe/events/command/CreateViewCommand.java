@@ -14,8 +14,7 @@ public record CreateViewCommand(
     CreateViewRequest request)
     implements CatalogCommand {
   public CreateViewCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(warehouseRoot, "warehouseRoot");
     Objects.requireNonNull(identifier, "identifier");
     Objects.requireNonNull(request, "request");

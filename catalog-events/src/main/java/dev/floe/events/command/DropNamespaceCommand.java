@@ -7,8 +7,7 @@ import org.apache.iceberg.catalog.Namespace;
 public record DropNamespaceCommand(CommandHeader header, String warehouse, Namespace namespace)
     implements CatalogCommand {
   public DropNamespaceCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(namespace, "namespace");
   }
 

@@ -1,16 +1,13 @@
 package dev.floe.events.command;
 
 import dev.floe.events.Keys;
-import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 public record DropTableCommand(
     CommandHeader header, String warehouse, TableIdentifier identifier, boolean purgeRequested)
     implements CatalogCommand {
   public DropTableCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
   }
 
   @Override

@@ -2,7 +2,6 @@ package dev.floe.events.command;
 
 import dev.floe.events.Keys;
 import dev.floe.events.state.DeletedEntity;
-import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -21,9 +20,7 @@ public record ExpungeDeletedCommand(
     boolean retainData)
     implements CatalogCommand {
   public ExpungeDeletedCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
       throw new IllegalArgumentException("kind must be table or view: " + kind);
     }

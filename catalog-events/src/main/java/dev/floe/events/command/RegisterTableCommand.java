@@ -18,9 +18,7 @@ public record RegisterTableCommand(
     boolean overwrite)
     implements CatalogCommand {
   public RegisterTableCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     Objects.requireNonNull(metadataLocation, "metadataLocation");
     Objects.requireNonNull(metadata, "metadata");
   }

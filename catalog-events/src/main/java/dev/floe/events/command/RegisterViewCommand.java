@@ -17,9 +17,7 @@ public record RegisterViewCommand(
     JsonNode metadata)
     implements CatalogCommand {
   public RegisterViewCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     Objects.requireNonNull(metadataLocation, "metadataLocation");
     Objects.requireNonNull(metadata, "metadata");
   }

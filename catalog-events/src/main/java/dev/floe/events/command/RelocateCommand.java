@@ -1,7 +1,6 @@
 package dev.floe.events.command;
 
 import dev.floe.events.Keys;
-import java.util.Objects;
 
 /**
  * A commit to a table ({@link CommitTableCommand}) or a view ({@link CommitViewCommand}) that moves
@@ -12,8 +11,7 @@ import java.util.Objects;
 public record RelocateCommand(CommandHeader header, String warehouse, CatalogCommand change)
     implements CatalogCommand {
   public RelocateCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     if (!(change instanceof CommitTableCommand) && !(change instanceof CommitViewCommand)) {
       throw new IllegalArgumentException("Only a table or view commit can move its location");
     }

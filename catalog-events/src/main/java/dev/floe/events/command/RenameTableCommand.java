@@ -9,8 +9,7 @@ public record RenameTableCommand(
     CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination)
     implements CatalogCommand {
   public RenameTableCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(destination, "destination");
   }

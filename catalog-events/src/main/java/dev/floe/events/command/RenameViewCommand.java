@@ -8,8 +8,7 @@ public record RenameViewCommand(
     CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination)
     implements CatalogCommand {
   public RenameViewCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(destination, "destination");
   }

@@ -2,7 +2,6 @@ package dev.floe.events.command;
 
 import dev.floe.events.Keys;
 import dev.floe.events.state.DeletedEntity;
-import java.util.Objects;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
@@ -22,9 +21,7 @@ public record RestoreDeletedCommand(
     String as)
     implements CatalogCommand {
   public RestoreDeletedCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
-    Objects.requireNonNull(identifier, "identifier");
+    CatalogCommand.requireTarget(header, warehouse, identifier);
     if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
       throw new IllegalArgumentException("kind must be table or view: " + kind);
     }

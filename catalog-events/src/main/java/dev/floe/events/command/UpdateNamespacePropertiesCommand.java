@@ -14,8 +14,7 @@ public record UpdateNamespacePropertiesCommand(
     List<String> removals)
     implements CatalogCommand {
   public UpdateNamespacePropertiesCommand {
-    Objects.requireNonNull(header, "header");
-    Objects.requireNonNull(warehouse, "warehouse");
+    CatalogCommand.requireHeader(header, warehouse);
     Objects.requireNonNull(namespace, "namespace");
     updates = updates == null ? Map.of() : Map.copyOf(updates);
     removals = removals == null ? List.of() : List.copyOf(removals);
