@@ -42,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * period, restorable as it was (uuid, snapshots, metadata file, grants), across a restart, under
  * another name when its own was taken; a reader may not restore; expiry deletes files only of
  * tables dropped with purge, and only inside their own locations; the log of drops and restores
- * replays to the live catalog.
+ * replays to the live catalog; {@code floe deleted} lists, restores and expunges from the command
+ * line.
  */
 class RecoverableDropIT {
   private static final Schema SCHEMA =
