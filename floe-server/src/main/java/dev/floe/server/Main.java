@@ -2,6 +2,7 @@ package dev.floe.server;
 
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.kafka.EmbeddedKafkaBroker;
+import dev.floe.server.cli.DeletedCommand;
 import dev.floe.server.cli.LatencyProbe;
 import dev.floe.server.cli.ManageCommand;
 import dev.floe.server.cli.ReplayCommand;
@@ -25,6 +26,7 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
        floe events tail [...]   floe audit tail [...]   (see README.md)
        floe broker [--data-dir ./floe-broker] [--port 0]
        floe principals|tokens|grants|visibility ...   (floe principals help)
+       floe deleted list|restore|expunge --warehouse W ...   (floe deleted help)
        floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH]] ...   (floe bench --help)
 
   --port       HTTP port of the Iceberg REST catalog (default 8181)
@@ -36,6 +38,8 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                experiments only; the default is bearer tokens)
 
 floe latency measures sequential commit and load round trips against a running catalog.
+floe deleted lists, restores and expunges the dropped tables and views a warehouse keeps for its
+  recovery period.
 floe replay rebuilds the catalog from floe.events and compares it with the live one.
 floe bench measures Iceberg REST catalogs side by side (bin/floe runs the bench module;
   docs/benchmarks.md).
@@ -56,6 +60,11 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
       System.exit(
           ManageCommand.run(
               args[0], Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
+      return;
+    }
+    if (args.length > 0 && "deleted".equals(args[0])) {
+      System.exit(
+          DeletedCommand.run(Arrays.copyOfRange(args, 1, args.length), System.out, System.err));
       return;
     }
     if (args.length > 0 && "replay".equals(args[0])) {

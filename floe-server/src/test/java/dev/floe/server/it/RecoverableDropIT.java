@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.cli.DeletedCommand;
 import dev.floe.server.cli.ReplayCommand;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
@@ -40,7 +42,8 @@ import org.junit.jupiter.api.io.TempDir;
  * period, restorable as it was (uuid, snapshots, metadata file, grants), across a restart, under
  * another name when its own was taken; a reader may not restore; expiry deletes files only of
  * tables dropped with purge, and only inside their own locations; the log of drops and restores
- * replays to the live catalog.
+ * replays to the live catalog; {@code floe deleted} lists, restores and expunges from the command
+ * line.
  */
 class RecoverableDropIT {
   private static final Schema SCHEMA =
@@ -468,6 +471,149 @@ class RecoverableDropIT {
     assertThat(exit).isZero();
   }
 
+  @Test
+  void theDeletedCommandListsRestoresAndExpunges() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "cli_orders");
+    String uuid;
+    try (RESTCatalog catalog = client()) {
+      Table table = catalog.createTable(id, SCHEMA);
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "a")).commit();
+      uuid = table.uuid().toString();
+      assertThat(catalog.dropTable(id, false)).isTrue();
+    }
+
+    Cli listed = floeCommand("deleted", "list", "--warehouse", "default", "--namespace", "db");
+    assertThat(listed.exit()).as(listed.output()).isZero();
+    assertThat(listed.output().lines().findFirst().orElseThrow().split(" +"))
+        .containsExactly(
+            "KIND", "NAMESPACE", "NAME", "UUID", "DELETED-AT", "EXPIRES-AT", "DELETED-BY", "PURGE");
+    JsonNode kept = withUuid(cliJson("list", "--warehouse", "default", "--namespace", "db"), uuid);
+    assertThat(listed.output().lines().filter(line -> line.contains(uuid)))
+        .singleElement()
+        .satisfies(
+            line ->
+                assertThat(line.split(" +"))
+                    .containsExactly(
+                        "table",
+                        "db",
+                        "cli_orders",
+                        uuid,
+                        Instant.ofEpochMilli(kept.path("deleted-at-ms").asLong()).toString(),
+                        Instant.ofEpochMilli(kept.path("expires-at-ms").asLong()).toString(),
+                        kept.path("deleted-by").asText(),
+                        "no"));
+
+    Cli restored =
+        cli("restore", "--warehouse", "default", "--namespace", "db", "--table", "cli_orders");
+    assertThat(restored.exit()).as(restored.error()).isZero();
+    assertThat(restored.output().trim())
+        .isEqualTo("Restored table db.cli_orders (uuid " + uuid + ")");
+    try (RESTCatalog catalog = client()) {
+      Table table = catalog.loadTable(id);
+      assertThat(table.uuid().toString()).isEqualTo(uuid);
+      assertThat(table.snapshots()).hasSize(1);
+    }
+    Cli again =
+        cli("restore", "--warehouse", "default", "--namespace", "db", "--table", "cli_orders");
+    assertThat(again.exit()).isEqualTo(1);
+    assertThat(again.error()).startsWith("HTTP 404 ").contains("cli_orders").doesNotContain("{");
+
+    String metadata =
+        AuthHttp.expect(
+                200, floe.uri(), "GET", "/v1/default/namespaces/db/tables/cli_orders", admin, null)
+            .json()
+            .path("metadata-location")
+            .asText();
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "DELETE",
+        "/v1/default/namespaces/db/tables/cli_orders?purgeRequested=true",
+        admin,
+        null);
+    assertThat(
+            withUuid(cliJson("list", "--warehouse", "default"), uuid)
+                .path("purge-requested")
+                .asBoolean())
+        .isTrue();
+    Cli expunged =
+        cli(
+            "expunge",
+            "--warehouse",
+            "default",
+            "--namespace",
+            "db",
+            "--table",
+            "cli_orders",
+            "--uuid",
+            uuid,
+            "--retain-data");
+    assertThat(expunged.exit()).as(expunged.error()).isZero();
+    assertThat(
+            cliJson("list", "--warehouse", "default", "--namespace", "db").json().path("deleted"))
+        .noneMatch(e -> e.path("uuid").asText().equals(uuid));
+    // The purger runs every second here: retain-data keeps the purged table's files.
+    Thread.sleep(2500);
+    assertThat(Path.of(URI.create(metadata))).exists();
+    Cli gone =
+        cli("restore", "--warehouse", "default", "--namespace", "db", "--table", "cli_orders");
+    assertThat(gone.exit()).isEqualTo(1);
+
+    Cli bad =
+        floeCommand(
+            "deleted",
+            "restore",
+            "--warehouse",
+            "default",
+            "--namespace",
+            "db",
+            "--table",
+            "a",
+            "--view",
+            "b");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.output())
+        .contains("Give exactly one of --table and --view")
+        .contains("Usage: floe deleted list --warehouse W");
+  }
+
+  /** What a command printed and its exit status. */
+  private record Cli(int exit, String output, String error) {}
+
+  /** {@code floe deleted <args>} in this JVM, against the server, with the admin token. */
+  private static Cli cli(String... args) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", floe.uri(), "--token", admin));
+    int exit =
+        DeletedCommand.run(
+            all.toArray(new String[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    return new Cli(
+        exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+  }
+
+  private static Response cliJson(String... args) {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.add("--json");
+    Cli listed = cli(all.toArray(new String[0]));
+    assertThat(listed.exit()).as(listed.error()).isZero();
+    return new Response(200, listed.output());
+  }
+
+  /** The packaged {@code floe <args>} in a JVM of its own; output and errors together. */
+  private static Cli floeCommand(String... args) throws Exception {
+    List<String> all = new ArrayList<>(List.of(args));
+    all.addAll(List.of("--url", floe.uri(), "--token", admin));
+    Path log = Files.createTempFile(dir, "cli-", ".log");
+    Process process = FloeProcess.launch("256m", all, log, false);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(log);
+    return new Cli(process.exitValue(), output, output);
+  }
+
   private static String createIn(String warehouse, String namespace, String name) {
     return AuthHttp.expect(
             200,
@@ -501,6 +647,19 @@ class RecoverableDropIT {
     List<String> names = new ArrayList<>();
     listed.json().path("deleted").forEach(e -> names.add(e.path("name").asText()));
     return names;
+  }
+
+  private static JsonNode withUuid(Response listed, String uuid) {
+    List<JsonNode> found = new ArrayList<>();
+    listed.json().path("deleted").forEach(found::add);
+    assertThat(found)
+        .as(listed.body())
+        .filteredOn(e -> e.path("uuid").asText().equals(uuid))
+        .hasSize(1);
+    return found.stream()
+        .filter(e -> e.path("uuid").asText().equals(uuid))
+        .findFirst()
+        .orElseThrow();
   }
 
   private static JsonNode only(Response listed, String name) {
