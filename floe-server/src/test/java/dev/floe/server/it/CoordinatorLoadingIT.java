@@ -55,11 +55,11 @@ class CoordinatorLoadingIT {
       floe.start();
       assertThat(createNamespace(floe, "before")).isEqualTo(200);
       floe.stop();
-      fillOffsetsPartitionOf(group, broker.bootstrapServers(), 256L << 20);
+      fillOffsetsPartitionOf(group, broker.bootstrapServers(), 128L << 20);
       // SIGKILL: the broker recovers its log and then reloads the group coordinator from it. The
       // broker may answer only once the load is over: restart until a restart is caught with its
-      // coordinator still loading. On a fast machine one restart in two or three is (seen with 96
-      // and with 256 MB), so eight make a miss of all of them rare; if it happens, the test is
+      // coordinator still loading. On a fast machine one restart in two or three is (seen with 96,
+      // 128 and 256 MB), so eight make a miss of all of them rare; if it happens, the test is
       // aborted (reported as skipped, with the reason): the case it checks did not occur.
       int notReady = 0;
       for (int restart = 1; restart <= RESTARTS && notReady == 0; restart++) {
