@@ -58,8 +58,23 @@ public interface Directory {
     return List.of();
   }
 
-  /** Every dropped table and view of the warehouse kept for its recovery period. */
+  /** Every dropped table, view and namespace of the warehouse kept for its recovery period. */
   default List<DeletedEntity> deleted() {
+    return List.of();
+  }
+
+  /** The dropped namespace of this name kept for its recovery period, which holds the name. */
+  default Optional<DeletedEntity> deletedNamespace(Namespace namespace) {
+    return deleted(DeletedEntity.identifierOf(namespace)).stream()
+        .filter(DeletedEntity::isNamespace)
+        .findFirst();
+  }
+
+  /**
+   * What is kept inside a namespace and below it: dropped tables, views and namespaces (not the
+   * namespace itself).
+   */
+  default List<DeletedEntity> deletedWithin(Namespace namespace) {
     return List.of();
   }
 }

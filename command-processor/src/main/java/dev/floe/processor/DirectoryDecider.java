@@ -29,8 +29,10 @@ import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.infra.storage.authority.LocationAuthority;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -119,6 +121,10 @@ public final class DirectoryDecider {
     if (parentMissing.isPresent()) {
       return Decision.rejected(id, parentMissing.get());
     }
+    Optional<DeletedEntity> kept = directory.deletedNamespace(c.namespace());
+    if (kept.isPresent()) {
+      return RecoveryDecider.recreate(directory, kept.get(), c);
+    }
     NamespaceCreatedEvent event =
         new NamespaceCreatedEvent(
             c.warehouse(), c.namespace(), c.properties(), id, c.header().principal(), 1);
@@ -126,7 +132,7 @@ public final class DirectoryDecider {
   }
 
   /** A nested namespace needs its parent: no orphan can be listed under a missing parent. */
-  private static Optional<Rejection> requireParent(Directory directory, Namespace namespace) {
+  static Optional<Rejection> requireParent(Directory directory, Namespace namespace) {
     if (namespace.length() <= 1) {
       return Optional.empty();
     }
@@ -165,9 +171,15 @@ public final class DirectoryDecider {
               "Namespace %s is not empty. Contains namespaces.",
               c.namespace()));
     }
+    Duration period = directory.recoveryPeriod();
     NamespaceDroppedEvent event =
         new NamespaceDroppedEvent(
-            c.warehouse(), c.namespace(), id, c.header().principal(), state.get().sequence() + 1);
+            c.warehouse(),
+            c.namespace(),
+            id,
+            c.header().principal(),
+            state.get().sequence() + 1,
+            period.isZero() ? 0 : c.header().timestampMillis() + period.toMillis());
     return Decision.reply(List.of(event), CommandReply.done(id));
   }
 

@@ -1,5 +1,6 @@
 package dev.floe.processor;
 
+import static dev.floe.events.RejectionCode.NAMESPACE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
 import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
@@ -8,29 +9,38 @@ import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
 import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.ExpungeDeletedCommand;
 import dev.floe.events.command.RestoreDeletedCommand;
 import dev.floe.events.event.CatalogEvent;
-import dev.floe.events.event.ExpungeEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.state.DeletedEntity;
+import dev.floe.events.state.NamespaceState;
 import dev.floe.infra.storage.authority.Claims;
 import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.RestoreStep;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Predicate;
+import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Decides what happens to dropped tables and views kept for their warehouse's recovery period:
- * restore, expunge on request, and expiry. Runs on the warehouse key's single writer, which keeps
- * them in its directory, so a name is claimed by one command at a time.
+ * Decides what happens to dropped tables, views and namespaces kept for their warehouse's recovery
+ * period: restore, expunge on request, and expiry. Runs on the warehouse key's single writer, which
+ * keeps them in its directory, so a name is claimed by one command at a time.
  */
 public final class RecoveryDecider {
   /** Who expunges what has expired. */
@@ -44,6 +54,9 @@ public final class RecoveryDecider {
    */
   static Decision restore(Directory directory, RestoreDeletedCommand c) {
     String id = c.header().commandId();
+    if (DeletedEntity.NAMESPACE.equals(c.kind())) {
+      return restoreNamespace(directory, c);
+    }
     Optional<DeletedEntity> found =
         pick(directory, c.kind(), c.identifier(), c.uuid(), entity -> entity.state() != null);
     if (found.isEmpty()) {
@@ -75,29 +88,122 @@ public final class RecoveryDecider {
             entity.dropCommandId()));
   }
 
-  /** Ends a kept entity's recovery period now. */
+  /**
+   * A dropped namespace restored in place, with its properties; its grants and visibility stay on
+   * its name, so they apply again. Its parent must be live: a namespace is restored top down.
+   */
+  private static Decision restoreNamespace(Directory directory, RestoreDeletedCommand c) {
+    String id = c.header().commandId();
+    Namespace namespace = DeletedEntity.namespaceOf(c.identifier());
+    Optional<DeletedEntity> found = directory.deletedNamespace(namespace);
+    if (found.isEmpty()) {
+      return Decision.rejected(id, notFound(c.kind(), c.identifier(), null));
+    }
+    if (directory.namespace(namespace).isPresent()) {
+      return Decision.rejected(
+          id, Rejection.of(NAMESPACE_ALREADY_EXISTS, "Namespace already exists: %s", namespace));
+    }
+    Optional<Rejection> parentMissing = DirectoryDecider.requireParent(directory, namespace);
+    if (parentMissing.isPresent()) {
+      return Decision.rejected(id, parentMissing.get());
+    }
+    NamespaceState state = found.get().namespaceState();
+    return restoredNamespace(c.warehouse(), found.get(), state.properties(), c.header());
+  }
+
+  /**
+   * Creating a namespace whose dropped predecessor still holds the name restores that one in place,
+   * the create's properties set over its own, when nothing dropped is kept inside it; otherwise the
+   * name stays held (409) until it is restored or expunged.
+   */
+  static Decision recreate(Directory directory, DeletedEntity kept, CreateNamespaceCommand c) {
+    if (!directory.deletedWithin(c.namespace()).isEmpty()) {
+      return Decision.rejected(
+          c.header().commandId(),
+          Rejection.of(
+              NAMESPACE_ALREADY_EXISTS,
+              "Namespace %s was dropped and is kept, with dropped tables, views or namespaces"
+                  + " inside it, until %s: restore it, or expunge it to create a new one",
+              c.namespace(),
+              Instant.ofEpochMilli(kept.expiresAtMs())));
+    }
+    Map<String, String> properties = new TreeMap<>(kept.namespaceState().properties());
+    properties.putAll(c.properties());
+    return restoredNamespace(c.warehouse(), kept, properties, c.header());
+  }
+
+  private static Decision restoredNamespace(
+      String warehouse, DeletedEntity kept, Map<String, String> properties, CommandHeader header) {
+    NamespaceRestoredEvent event =
+        new NamespaceRestoredEvent(
+            warehouse,
+            kept.droppedNamespace(),
+            properties,
+            kept.dropCommandId(),
+            header.commandId(),
+            header.principal(),
+            kept.namespaceState().sequence() + 2);
+    return Decision.reply(List.of(event), CommandReply.namespace(header.commandId(), properties));
+  }
+
+  /** Ends a kept entity's recovery period now; a namespace's ends what is kept inside it too. */
   static Decision expunge(Directory directory, ExpungeDeletedCommand c) {
     String id = c.header().commandId();
     Optional<DeletedEntity> found =
-        pick(directory, c.kind(), c.identifier(), c.uuid(), entity -> true);
+        DeletedEntity.NAMESPACE.equals(c.kind())
+            ? directory.deletedNamespace(DeletedEntity.namespaceOf(c.identifier()))
+            : pick(directory, c.kind(), c.identifier(), c.uuid(), entity -> true);
     if (found.isEmpty()) {
       return Decision.rejected(id, notFound(c.kind(), c.identifier(), c.uuid()));
     }
-    ExpungeEvent event =
-        expunged(c.warehouse(), found.get(), !c.retainData(), id, c.header().principal());
-    return Decision.reply(List.of(event), CommandReply.done(id));
+    List<CatalogEvent> events =
+        withContents(directory, found.get()).stream()
+            .map(e -> expunged(c.warehouse(), e, !c.retainData(), id, c.header().principal()))
+            .toList();
+    return Decision.reply(events, CommandReply.done(id));
   }
 
   /**
    * The expunge of every kept entity of the warehouse whose recovery period has ended by {@code
-   * nowMs}, each as if its own command: its id follows from the drop, so deciding it again (after a
-   * crash) records the same event.
+   * nowMs} (with what is kept inside an expired namespace), each as if its own command: its id
+   * follows from the drop, so deciding it again (after a crash) records the same event.
    */
-  public static List<ExpungeEvent> expire(Directory directory, String warehouse, long nowMs) {
-    return directory.deleted().stream()
-        .filter(entity -> entity.expiresAtMs() <= nowMs)
-        .map(entity -> expunged(warehouse, entity, true, expiryCommandId(entity), EXPIRY_PRINCIPAL))
-        .toList();
+  public static List<CatalogEvent> expire(Directory directory, String warehouse, long nowMs) {
+    Map<String, DeletedEntity> expired = new LinkedHashMap<>();
+    for (DeletedEntity entity : directory.deleted()) {
+      if (entity.expiresAtMs() <= nowMs) {
+        withContents(directory, entity).forEach(e -> expired.putIfAbsent(e.key(), e));
+      }
+    }
+    List<CatalogEvent> events = new ArrayList<>();
+    List<CatalogEvent> namespaces = new ArrayList<>();
+    for (DeletedEntity entity : expired.values()) {
+      CatalogEvent event =
+          expunged(warehouse, entity, true, expiryCommandId(entity), EXPIRY_PRINCIPAL);
+      (entity.isNamespace() ? namespaces : events).add(event);
+    }
+    // A namespace after what it held, the deepest first.
+    namespaces.sort(
+        Comparator.comparingInt(
+            (CatalogEvent e) -> -((NamespaceExpungedEvent) e).namespace().length()));
+    events.addAll(namespaces);
+    return events;
+  }
+
+  /**
+   * A kept entity; for a namespace, what is kept inside it first (tables and views, then
+   * namespaces, the deepest first), then the namespace.
+   */
+  private static List<DeletedEntity> withContents(Directory directory, DeletedEntity entity) {
+    if (!entity.isNamespace()) {
+      return List.of(entity);
+    }
+    List<DeletedEntity> all = new ArrayList<>(directory.deletedWithin(entity.droppedNamespace()));
+    all.sort(
+        Comparator.comparing(DeletedEntity::isNamespace)
+            .thenComparingInt(e -> -e.identifier().namespace().length()));
+    all.add(entity);
+    return all;
   }
 
   /** The header an expiry is recorded under. */
@@ -156,8 +262,17 @@ public final class RecoveryDecider {
     };
   }
 
-  private static ExpungeEvent expunged(
+  private static CatalogEvent expunged(
       String warehouse, DeletedEntity entity, boolean mayPurge, String id, String principal) {
+    if (entity.isNamespace()) {
+      return new NamespaceExpungedEvent(
+          warehouse,
+          entity.droppedNamespace(),
+          entity.dropCommandId(),
+          id,
+          principal,
+          entity.namespaceState().sequence() + 2);
+    }
     long sequence = entity.state() == null ? 1 : entity.state().sequence() + 1;
     String metadataLocation = entity.state() == null ? null : entity.state().metadataLocation();
     if (entity.table()) {
@@ -200,6 +315,12 @@ public final class RecoveryDecider {
   }
 
   private static Rejection notFound(String kind, TableIdentifier identifier, String uuid) {
+    if (DeletedEntity.NAMESPACE.equals(kind)) {
+      return Rejection.of(
+          NAMESPACE_NOT_FOUND,
+          "No dropped namespace %s can be restored or expunged",
+          DeletedEntity.namespaceOf(identifier));
+    }
     return Rejection.of(
         DeletedEntity.TABLE.equals(kind) ? TABLE_NOT_FOUND : VIEW_NOT_FOUND,
         "No dropped %s %s%s can be restored or expunged",

@@ -82,8 +82,9 @@ public interface CatalogQueries {
       String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 
   /**
-   * The dropped tables and views kept for their warehouse's recovery period, oldest name first;
-   * only those of {@code namespace} when it is not null.
+   * The dropped tables, views and namespaces kept for their warehouse's recovery period, by name;
+   * when {@code namespace} is not null, only those in it, and that namespace itself when it is the
+   * one dropped.
    */
   default List<DeletedEntity> deleted(String warehouse, Namespace namespace) {
     throw new UnsupportedOperationException("No live directory here");

@@ -197,6 +197,20 @@ public final class StreamsCatalogQueries implements CatalogQueries {
         namespace == null
             ? DirectoryKeys.deletedPrefix(warehouse)
             : DirectoryKeys.deletedPrefix(warehouse, namespace);
+    List<DeletedEntity> found = deletedUnder(warehouse, prefix);
+    if (namespace != null && !namespace.isEmpty()) {
+      // The namespace itself, when it is the one dropped: kept under its parent.
+      deletedUnder(
+              warehouse,
+              DirectoryKeys.deletedPrefix(warehouse, DeletedEntity.identifierOf(namespace)))
+          .stream()
+          .filter(DeletedEntity::isNamespace)
+          .forEach(found::add);
+    }
+    return found;
+  }
+
+  private List<DeletedEntity> deletedUnder(String warehouse, String prefix) {
     List<DeletedEntity> found = new ArrayList<>();
     try (KeyValueIterator<String, byte[]> it = directory(warehouse).prefixScan(prefix, KEYS)) {
       it.forEachRemaining(entry -> found.add(DeletedEntity.fromBytes(entry.value)));

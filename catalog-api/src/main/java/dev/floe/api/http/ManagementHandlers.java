@@ -10,6 +10,7 @@ import dev.floe.events.access.AccessEntries;
 import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.events.access.AccessEntries.GrantEntry;
 import dev.floe.events.access.AccessEntries.Principal;
+import dev.floe.events.access.AccessEntries.VisibilityEntry;
 import dev.floe.events.command.ChangeAccessCommand;
 import dev.floe.events.command.ExpungeDeletedCommand;
 import dev.floe.events.command.RestoreDeletedCommand;
@@ -130,9 +131,28 @@ public final class ManagementHandlers {
         grants.add(grantJson(grant));
       }
     }
-    ArrayNode visible = body.putArray("public-namespaces");
-    catalog.access().publicNamespaces(warehouse).forEach(v -> visible.add(levels(v.namespace())));
-    return json(200, body);
+    List<VisibilityEntry> candidates = catalog.access().publicNamespaces(warehouse);
+    // A dropped namespace keeps its visibility for a restore, but is not discoverable.
+    return catalog
+        .read(
+            () ->
+                candidates.stream()
+                    .filter(v -> exists(warehouse, v.namespace()))
+                    .map(VisibilityEntry::namespace)
+                    .toList())
+        .map(
+            live -> {
+              ArrayNode visible = body.putArray("public-namespaces");
+              live.forEach(namespace -> visible.add(levels(namespace)));
+              return jsonResult(200, body);
+            });
+  }
+
+  private boolean exists(String warehouse, List<String> namespace) {
+    return catalog
+        .queries()
+        .namespace(warehouse, Namespace.of(namespace.toArray(new String[0])))
+        .isPresent();
   }
 
   Future<HttpResult> handleGrant(RequestContext request) {
@@ -178,7 +198,15 @@ public final class ManagementHandlers {
                 .anyMatch(v -> v.namespace().equals(Guards.levels(namespace)))
             ? AccessEntries.Visibility.AUTHENTICATED_PUBLIC.name()
             : AccessEntries.Visibility.PRIVATE.name());
-    return json(200, body);
+    return catalog
+        .read(() -> exists(warehouse, Guards.levels(namespace)))
+        .map(
+            found -> {
+              if (!found) {
+                throw ApiException.noSuchNamespace(namespace);
+              }
+              return jsonResult(200, body);
+            });
   }
 
   Future<HttpResult> handleSetVisibility(RequestContext request) {
@@ -215,8 +243,8 @@ public final class ManagementHandlers {
               ObjectNode body = FloeJson.mapper().createObjectNode();
               ArrayNode deleted = body.putArray("deleted");
               for (DeletedEntity entity : found) {
-                List<String> levels = Guards.levels(entity.identifier().namespace());
-                if (entity.state() != null && manages(caller, warehouse, levels, null)) {
+                if ((entity.isNamespace() || entity.state() != null)
+                    && manages(caller, warehouse, Guards.levels(area(entity)), null)) {
                   deleted.add(deletedJson(entity));
                 }
               }
@@ -236,7 +264,10 @@ public final class ManagementHandlers {
     if (as != null && Names.problem(as) != null) {
       throw ApiException.badRequest("Invalid as: %s", Names.problem(as));
     }
-    requireManage(request, warehouse, Guards.levels(target.identifier().namespace()), null);
+    if (as != null && target.namespace()) {
+      throw ApiException.badRequest("A namespace is restored in place: as is for tables and views");
+    }
+    requireManage(request, warehouse, target.managed(), null);
     RestoreDeletedCommand command =
         new RestoreDeletedCommand(
             catalog.header(request),
@@ -251,6 +282,12 @@ public final class ManagementHandlers {
             reply -> {
               ObjectNode restored = FloeJson.mapper().createObjectNode();
               restored.put("kind", target.kind());
+              if (target.namespace()) {
+                restored.set("namespace", levels(target.managed()));
+                ObjectNode properties = restored.putObject("properties");
+                reply.properties().forEach(properties::put);
+                return jsonResult(200, restored);
+              }
               restored.set("namespace", levels(Guards.levels(command.target().namespace())));
               restored.put("name", command.target().name());
               restored.put("uuid", reply.restoredUuid());
@@ -271,7 +308,7 @@ public final class ManagementHandlers {
     if (retain != null && !retain.isNull() && !retain.isBoolean()) {
       throw ApiException.badRequest("Invalid retain-data: must be true or false");
     }
-    requireManage(request, warehouse, Guards.levels(target.identifier().namespace()), null);
+    requireManage(request, warehouse, target.managed(), null);
     return catalog
         .submit(
             new ExpungeDeletedCommand(
@@ -285,12 +322,39 @@ public final class ManagementHandlers {
   }
 
   /** What a restore or an expunge names. */
-  private record Target(String kind, TableIdentifier identifier, String uuid) {}
+  private record Target(String kind, TableIdentifier identifier, String uuid) {
+    boolean namespace() {
+      return DeletedEntity.NAMESPACE.equals(kind);
+    }
+
+    /** The namespace whose {@code manage} it takes: a dropped namespace's own, else its parent. */
+    List<String> managed() {
+      return Guards.levels(
+          namespace() ? DeletedEntity.namespaceOf(identifier) : identifier.namespace());
+    }
+  }
+
+  /**
+   * The namespace whose {@code manage} covers a kept entity: a namespace's own, else its parent.
+   */
+  private static Namespace area(DeletedEntity entity) {
+    return entity.isNamespace() ? entity.droppedNamespace() : entity.identifier().namespace();
+  }
 
   private static Target target(JsonNode body) {
     String kind = text(body, "kind", true);
+    if (DeletedEntity.NAMESPACE.equals(kind)) {
+      List<String> levels = namespace(body);
+      if (body.hasNonNull("name") || body.hasNonNull("uuid")) {
+        throw ApiException.badRequest(
+            "A dropped namespace is named by its namespace alone: name and uuid are for tables and"
+                + " views");
+      }
+      return new Target(
+          kind, DeletedEntity.identifierOf(Namespace.of(levels.toArray(new String[0]))), null);
+    }
     if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
-      throw ApiException.badRequest("Invalid kind: %s (expected table or view)", kind);
+      throw ApiException.badRequest("Invalid kind: %s (expected table, view or namespace)", kind);
     }
     List<String> namespace = namespace(body);
     String name = text(body, "name", true);
@@ -312,9 +376,13 @@ public final class ManagementHandlers {
   private static ObjectNode deletedJson(DeletedEntity entity) {
     ObjectNode node = FloeJson.mapper().createObjectNode();
     node.put("kind", entity.kind());
-    node.set("namespace", levels(Guards.levels(entity.identifier().namespace())));
-    node.put("name", entity.identifier().name());
-    node.put("uuid", entity.uuid());
+    if (entity.isNamespace()) {
+      node.set("namespace", levels(Guards.levels(entity.droppedNamespace())));
+    } else {
+      node.set("namespace", levels(Guards.levels(entity.identifier().namespace())));
+      node.put("name", entity.identifier().name());
+      node.put("uuid", entity.uuid());
+    }
     node.put("deleted-at-ms", entity.deletedAtMs());
     node.put("expires-at-ms", entity.expiresAtMs());
     node.put("deleted-by", entity.deletedBy());

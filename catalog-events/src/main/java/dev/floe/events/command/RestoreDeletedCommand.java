@@ -5,10 +5,11 @@ import dev.floe.events.state.DeletedEntity;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * Restore a dropped table or view kept for its recovery period.
+ * Restore a dropped table, view or namespace kept for its recovery period.
  *
- * @param kind {@code table} or {@code view}
- * @param identifier the name it had when it was dropped
+ * @param kind {@code table}, {@code view} or {@code namespace}
+ * @param identifier the name it had when it was dropped (a namespace's: {@link
+ *     DeletedEntity#identifierOf})
  * @param uuid which of several dropped entities of that name; null for the one dropped last
  * @param as the name to restore it under in the same namespace, or null for its own
  */
@@ -22,8 +23,13 @@ public record RestoreDeletedCommand(
     implements CatalogCommand {
   public RestoreDeletedCommand {
     CatalogCommand.requireTarget(header, warehouse, identifier);
-    if (!DeletedEntity.TABLE.equals(kind) && !DeletedEntity.VIEW.equals(kind)) {
-      throw new IllegalArgumentException("kind must be table or view: " + kind);
+    if (!DeletedEntity.TABLE.equals(kind)
+        && !DeletedEntity.VIEW.equals(kind)
+        && !DeletedEntity.NAMESPACE.equals(kind)) {
+      throw new IllegalArgumentException("kind must be table, view or namespace: " + kind);
+    }
+    if (DeletedEntity.NAMESPACE.equals(kind) && (uuid != null || as != null)) {
+      throw new IllegalArgumentException("A namespace is restored in place, by its name alone");
     }
   }
 

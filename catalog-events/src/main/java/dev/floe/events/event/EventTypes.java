@@ -9,6 +9,8 @@ public final class EventTypes {
           Map.entry("floe.namespace.created", NamespaceCreatedEvent.class),
           Map.entry("floe.namespace.properties-updated", NamespacePropertiesUpdatedEvent.class),
           Map.entry("floe.namespace.dropped", NamespaceDroppedEvent.class),
+          Map.entry("floe.namespace.restored", NamespaceRestoredEvent.class),
+          Map.entry("floe.namespace.expunged", NamespaceExpungedEvent.class),
           Map.entry("floe.table.created", TableCreatedEvent.class),
           Map.entry("floe.table.committed", TableCommittedEvent.class),
           Map.entry("floe.table.dropped", TableDroppedEvent.class),

@@ -5,7 +5,11 @@ import org.apache.iceberg.catalog.Namespace;
 
 /** An event about one namespace, keyed by its warehouse, whose directory holds the namespace. */
 public sealed interface NamespaceEvent extends CatalogEvent
-    permits NamespaceCreatedEvent, NamespacePropertiesUpdatedEvent, NamespaceDroppedEvent {
+    permits NamespaceCreatedEvent,
+        NamespacePropertiesUpdatedEvent,
+        NamespaceDroppedEvent,
+        NamespaceRestoredEvent,
+        NamespaceExpungedEvent {
 
   Namespace namespace();
 

@@ -18,7 +18,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *   v/&lt;warehouse&gt;/&lt;ns1&gt;.&lt;ns2&gt;/&lt;view&gt;   a view name claimed in that namespace
  *   l/&lt;warehouse&gt;/&lt;location&gt;              a live table's location (value: its table key)
  *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
- *   d/&lt;warehouse&gt;/&lt;ns&gt;/&lt;name&gt;/&lt;kind&gt;:&lt;drop&gt;  a dropped table or view in its recovery period
+ *   d/&lt;warehouse&gt;/&lt;ns&gt;/&lt;name&gt;/&lt;kind&gt;:&lt;drop&gt;  a dropped table, view or namespace in its
+ *                                         recovery period (a namespace under its parent)
  *   x/&lt;warehouse&gt;                         the multi-table transaction coordinator's state
  * </pre>
  *
@@ -92,6 +93,14 @@ public final class DirectoryKeys {
   /** Prefix of every dropped table or view of one namespace. */
   public static String deletedPrefix(String warehouse, Namespace namespace) {
     return deletedPrefix(warehouse) + Keys.namespace(namespace) + "/";
+  }
+
+  /**
+   * Prefix of every dropped table, view or namespace in a namespace below {@code namespace} (not in
+   * {@code namespace} itself).
+   */
+  public static String deletedBelow(String warehouse, Namespace namespace) {
+    return deletedPrefix(warehouse) + Keys.namespace(namespace) + ".";
   }
 
   /** Prefix of every dropped table or view of a warehouse. */

@@ -12,7 +12,6 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
-import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.MetadataDocuments;
@@ -126,9 +125,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
 
   /**
-   * Expunges every dropped table and view of this partition's warehouses whose recovery period has
-   * ended, on the single writer of their warehouse key like every change: its events, and the
-   * directory's change, in the task's transaction.
+   * Expunges every dropped table, view and namespace of this partition's warehouses whose recovery
+   * period has ended, on the single writer of their warehouse key like every change: its events,
+   * and the directory's change, in the task's transaction.
    */
   private void expire(long nowMs) {
     Set<String> warehouses = new TreeSet<>();
@@ -144,14 +143,14 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     boolean any = false;
     for (String warehouse : warehouses) {
       StoreDirectory dir = new StoreDirectory(directory, warehouse);
-      for (ExpungeEvent event : RecoveryDecider.expire(dir, warehouse, nowMs)) {
-        dir.apply(event);
+      for (CatalogEvent event : RecoveryDecider.expire(dir, warehouse, nowMs)) {
+        dir.apply(event, nowMs);
         byte[] envelope = EventEnvelope.wrap(event, 0, nowMs).toBytes();
         context.forward(new Record<>(event.key(), envelope, nowMs), CatalogTopology.EVENTS_SINK);
         LOG.info(
-            "Expunged the dropped {} {} of warehouse {} (recovery period over)",
-            event.kind(),
-            event.identifier(),
+            "Recorded {} for {} of warehouse {} (recovery period over)",
+            event.type(),
+            event.subject(),
             warehouse);
         any = true;
       }
@@ -355,7 +354,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         new StoreDirectory(
             directory, command.warehouse(), recoveryPeriods.apply(command.warehouse()));
     Decision decision = DirectoryDecider.decide(dir, files.locations(), command);
-    decision.events().forEach(dir::apply);
+    decision.events().forEach(event -> dir.apply(event, command.header().timestampMillis()));
     decision.steps().forEach(dir::apply);
     return decision;
   }

@@ -5,7 +5,9 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
@@ -80,6 +82,13 @@ final class StoreDirectory implements Directory {
   @Override
   public List<DeletedEntity> deleted() {
     return deletedUnder(DirectoryKeys.deletedPrefix(warehouse));
+  }
+
+  @Override
+  public List<DeletedEntity> deletedWithin(Namespace namespace) {
+    List<DeletedEntity> found = deletedUnder(DirectoryKeys.deletedPrefix(warehouse, namespace));
+    found.addAll(deletedUnder(DirectoryKeys.deletedBelow(warehouse, namespace)));
+    return found;
   }
 
   private List<DeletedEntity> deletedUnder(String prefix) {
@@ -161,8 +170,11 @@ final class StoreDirectory implements Directory {
     }
   }
 
-  /** Applies a namespace or purge event to the directory (evolve). */
-  void apply(CatalogEvent event) {
+  /**
+   * Applies a namespace, purge or expunge event to the directory (evolve); {@code atMs} is when it
+   * was decided.
+   */
+  void apply(CatalogEvent event, long atMs) {
     if (event instanceof NamespaceCreatedEvent e) {
       store.put(
           DirectoryKeys.namespace(warehouse, e.namespace()),
@@ -176,7 +188,24 @@ final class StoreDirectory implements Directory {
           DirectoryKeys.namespace(warehouse, e.namespace()),
           new NamespaceState(properties, e.sequence()).toBytes());
     } else if (event instanceof NamespaceDroppedEvent e) {
-      store.delete(DirectoryKeys.namespace(warehouse, e.namespace()));
+      dropNamespace(e, atMs);
+    } else if (event instanceof NamespaceRestoredEvent e) {
+      store.delete(
+          DirectoryKeys.deleted(
+              warehouse,
+              DeletedEntity.identifierOf(e.namespace()),
+              DeletedEntity.NAMESPACE,
+              e.dropCommandId()));
+      store.put(
+          DirectoryKeys.namespace(warehouse, e.namespace()),
+          new NamespaceState(e.properties(), e.sequence()).toBytes());
+    } else if (event instanceof NamespaceExpungedEvent e) {
+      store.delete(
+          DirectoryKeys.deleted(
+              warehouse,
+              DeletedEntity.identifierOf(e.namespace()),
+              DeletedEntity.NAMESPACE,
+              e.dropCommandId()));
     } else if (event instanceof TableFilesPurgedEvent e) {
       forgetPurge(e.location());
     } else if (event instanceof TablePurgeRefusedEvent e) {
@@ -187,6 +216,28 @@ final class StoreDirectory implements Directory {
       expunge(e, false);
     } else {
       throw new IllegalArgumentException("Not a directory event: " + event.type());
+    }
+  }
+
+  /**
+   * A dropped namespace leaves the namespaces at once (absent from lists, loads and the parent's
+   * children); kept, it holds its name and properties under its {@code d/} key until it expires.
+   */
+  private void dropNamespace(NamespaceDroppedEvent e, long atMs) {
+    String key = DirectoryKeys.namespace(warehouse, e.namespace());
+    byte[] value = store.get(key);
+    store.delete(key);
+    if (e.kept() && value != null) {
+      DeletedEntity kept =
+          DeletedEntity.namespace(
+              warehouse,
+              e.namespace(),
+              NamespaceState.fromBytes(value),
+              atMs,
+              e.expiresAtMs(),
+              e.principal(),
+              e.commandId());
+      store.put(kept.key(), kept.toBytes());
     }
   }
 

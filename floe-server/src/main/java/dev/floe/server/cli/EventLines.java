@@ -7,7 +7,9 @@ import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
@@ -17,6 +19,7 @@ import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.server.logging.ControlCharacters;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -57,11 +60,7 @@ final class EventLines implements TailCommand.Lines {
 
   /** The namespace the event's entity lives in (a namespace event's own), or null. */
   private static String namespaceOf(CatalogEvent event) {
-    if (event instanceof NamespaceCreatedEvent e) {
-      return e.namespace().toString();
-    } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
-      return e.namespace().toString();
-    } else if (event instanceof NamespaceDroppedEvent e) {
+    if (event instanceof NamespaceEvent e) {
       return e.namespace().toString();
     } else if (event instanceof TableCreatedEvent e) {
       return e.identifier().namespace().toString();
@@ -120,6 +119,10 @@ final class EventLines implements TailCommand.Lines {
           : List.of("properties=" + new TreeMap<>(e.properties()));
     } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
       return List.of("updated=" + new TreeMap<>(e.updated()), "removed=" + e.removed());
+    } else if (event instanceof NamespaceDroppedEvent e && e.kept()) {
+      return List.of("kept-until=" + Instant.ofEpochMilli(e.expiresAtMs()));
+    } else if (event instanceof NamespaceRestoredEvent e) {
+      return List.of("properties=" + new TreeMap<>(e.properties()));
     } else if (event instanceof AccessChangedEvent e) {
       return List.of("op=" + FloeJson.mapper().valueToTree(e.change()).path("op").asText("?"));
     }

@@ -5,7 +5,9 @@ import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
@@ -158,6 +160,11 @@ public final class ReplayState {
       namespaces.put(ref, new NamespaceState(properties, e.sequence()));
     } else if (event instanceof NamespaceDroppedEvent e) {
       namespaces.remove(new NamespaceRef(e.warehouse(), e.namespace()));
+    } else if (event instanceof NamespaceRestoredEvent e) {
+      // The event carries the properties it has from now on: nothing of the drop is needed.
+      namespaces.put(
+          new NamespaceRef(e.warehouse(), e.namespace()),
+          new NamespaceState(e.properties(), e.sequence()));
     } else if (event instanceof TableCreatedEvent e) {
       putTable(
           e.warehouse(),
@@ -230,6 +237,7 @@ public final class ReplayState {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
     } else if (!(event instanceof TableFilesPurgedEvent
+        || event instanceof NamespaceExpungedEvent
         || event instanceof TablePurgeRefusedEvent
         || event instanceof AccessChangedEvent)) {
       // Access changes are not catalog state: the access store follows them (docs/security.md).

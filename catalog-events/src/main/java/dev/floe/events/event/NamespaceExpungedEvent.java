@@ -1,0 +1,19 @@
+package dev.floe.events.event;
+
+import org.apache.iceberg.catalog.Namespace;
+
+/**
+ * A dropped namespace left its recovery period for good (it expired, or was expunged on request):
+ * its name is free, and it can no longer be restored. What was kept inside it is expunged with it,
+ * each by an event of its own recorded just before this one.
+ *
+ * @param dropCommandId the command of the drop that started its recovery period
+ */
+public record NamespaceExpungedEvent(
+    String warehouse,
+    Namespace namespace,
+    String dropCommandId,
+    String commandId,
+    String principal,
+    long sequence)
+    implements NamespaceEvent {}
