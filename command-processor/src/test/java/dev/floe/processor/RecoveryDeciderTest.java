@@ -4,10 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CreateNamespaceCommand;
+import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.ExpungeDeletedCommand;
 import dev.floe.events.command.RestoreDeletedCommand;
+import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.ExpungeEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRestoredEvent;
@@ -22,6 +28,7 @@ import dev.floe.processor.step.RestoreStep;
 import dev.floe.processor.step.RetainDeletedStep;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -195,14 +202,164 @@ class RecoveryDeciderTest {
             "drop-l");
     directory.deleted.add(later);
 
-    List<ExpungeEvent> first = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
-    List<ExpungeEvent> again = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+    List<CatalogEvent> first = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+    List<CatalogEvent> again = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
 
     assertThat(first).hasSize(1);
-    assertThat(first.get(0).identifier()).isEqualTo(ORDERS);
+    assertThat(((ExpungeEvent) first.get(0)).identifier()).isEqualTo(ORDERS);
     assertThat(first.get(0).principal()).isEqualTo(RecoveryDecider.EXPIRY_PRINCIPAL);
     assertThat(((TableExpungedEvent) first.get(0)).purge()).isTrue();
     assertThat(again.get(0).commandId()).isEqualTo(first.get(0).commandId());
+  }
+
+  @Test
+  void aNamespaceDropInAWarehouseWithARecoveryPeriodKeepsItUntilItEnds() {
+    directory.period = Duration.ofDays(7);
+    DropNamespaceCommand drop = new DropNamespaceCommand(header("drop", 1_000), WAREHOUSE, DB);
+
+    NamespaceDroppedEvent kept =
+        (NamespaceDroppedEvent) DirectoryDecider.dropNamespace(directory, drop).events().get(0);
+    directory.period = Duration.ZERO;
+    NamespaceDroppedEvent fin =
+        (NamespaceDroppedEvent) DirectoryDecider.dropNamespace(directory, drop).events().get(0);
+
+    assertThat(kept.kept()).isTrue();
+    assertThat(kept.expiresAtMs()).isEqualTo(1_000 + Duration.ofDays(7).toMillis());
+    assertThat(kept.sequence()).isEqualTo(2);
+    assertThat(fin.kept()).isFalse();
+  }
+
+  @Test
+  void creatingAnEmptyDroppedNamespaceAgainRestoresItInPlaceWithBothItsProperties() {
+    directory.live.remove(DB);
+    directory.deleted.add(keptNamespace(DB, "drop-ns", 50_000, Map.of("owner", "ana", "a", "1")));
+
+    Decision decision =
+        DirectoryDecider.createNamespace(
+            directory,
+            new CreateNamespaceCommand(
+                header("create", 5_000), WAREHOUSE, DB, Map.of("a", "2", "b", "3")));
+
+    assertThat(decision.isRejected()).as("%s", decision.reply()).isFalse();
+    NamespaceRestoredEvent event = (NamespaceRestoredEvent) decision.events().get(0);
+    assertThat(event.properties()).isEqualTo(Map.of("owner", "ana", "a", "2", "b", "3"));
+    assertThat(event.dropCommandId()).isEqualTo("drop-ns");
+    assertThat(event.sequence()).as("after the drop, which was 4").isEqualTo(5);
+    assertThat(decision.reply().properties()).isEqualTo(event.properties());
+  }
+
+  @Test
+  void aDroppedNamespaceWithSomethingKeptInsideHoldsItsName() {
+    directory.live.remove(DB);
+    directory.deleted.add(keptNamespace(DB, "drop-ns", 50_000, Map.of()));
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+
+    Decision create =
+        DirectoryDecider.createNamespace(
+            directory,
+            new CreateNamespaceCommand(header("create", 5_000), WAREHOUSE, DB, Map.of()));
+
+    assertThat(create.reply().rejection().code()).isEqualTo(RejectionCode.NAMESPACE_ALREADY_EXISTS);
+    assertThat(create.reply().rejection().message()).contains("restore it", "expunge it");
+    assertThat(create.events()).isEmpty();
+  }
+
+  @Test
+  void aNamespaceIsRestoredTopDownAndOnlyWhenKept() {
+    Namespace child = Namespace.of("db", "child");
+    directory.live.remove(DB);
+    directory.deleted.add(keptNamespace(DB, "drop-db", 50_000, Map.of("k", "v")));
+    directory.deleted.add(keptNamespace(child, "drop-child", 40_000, Map.of()));
+
+    Decision childFirst = restoreNamespace(child);
+    Decision none = restoreNamespace(Namespace.of("never"));
+    Decision parent = restoreNamespace(DB);
+
+    assertThat(childFirst.reply().rejection().code())
+        .as("its parent is not live")
+        .isEqualTo(RejectionCode.NAMESPACE_NOT_FOUND);
+    assertThat(none.reply().rejection().code()).isEqualTo(RejectionCode.NAMESPACE_NOT_FOUND);
+    NamespaceRestoredEvent restored = (NamespaceRestoredEvent) parent.events().get(0);
+    assertThat(restored.namespace()).isEqualTo(DB);
+    assertThat(restored.properties()).isEqualTo(Map.of("k", "v"));
+  }
+
+  @Test
+  void expungingANamespaceExpungesWhatIsKeptInsideItFirst() {
+    Namespace child = Namespace.of("db", "child");
+    directory.live.remove(DB);
+    directory.deleted.add(keptNamespace(DB, "drop-db", 50_000, Map.of()));
+    directory.deleted.add(keptNamespace(child, "drop-child", 40_000, Map.of()));
+    directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
+    directory.deleted.add(keptNamespace(Namespace.of("other"), "drop-o", 40_000, Map.of()));
+
+    Decision decision =
+        RecoveryDecider.expunge(
+            directory,
+            new ExpungeDeletedCommand(
+                header("expunge", 5_000),
+                WAREHOUSE,
+                DeletedEntity.NAMESPACE,
+                DeletedEntity.identifierOf(DB),
+                null,
+                false));
+
+    assertThat(decision.events())
+        .extracting(CatalogEvent::type)
+        .containsExactly(
+            "floe.table.expunged", "floe.namespace.expunged", "floe.namespace.expunged");
+    assertThat(((TableExpungedEvent) decision.events().get(0)).purge()).isTrue();
+    assertThat(((NamespaceExpungedEvent) decision.events().get(1)).namespace()).isEqualTo(child);
+    assertThat(((NamespaceExpungedEvent) decision.events().get(2)).namespace()).isEqualTo(DB);
+    assertThat(decision.events()).allMatch(e -> e.commandId().equals("expunge"));
+  }
+
+  @Test
+  void anExpiredNamespaceTakesWhatIsKeptInsideItAlong() {
+    directory.live.remove(DB);
+    directory.deleted.add(keptNamespace(DB, "drop-db", 8_000, Map.of()));
+    DeletedEntity table = kept("drop-a", "uuid-a", 1_000, 5);
+    directory.deleted.add(
+        new DeletedEntity(
+            WAREHOUSE,
+            DeletedEntity.TABLE,
+            ORDERS,
+            table.entry(),
+            table.state(),
+            1_000,
+            90_000,
+            "ana",
+            false,
+            "drop-a"));
+
+    List<CatalogEvent> expired = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+
+    assertThat(expired)
+        .extracting(CatalogEvent::type)
+        .containsExactly("floe.table.expunged", "floe.namespace.expunged");
+    assertThat(((TableExpungedEvent) expired.get(0)).purge())
+        .as("dropped without purge: its files stay")
+        .isFalse();
+    assertThat(expired).allMatch(e -> e.principal().equals(RecoveryDecider.EXPIRY_PRINCIPAL));
+  }
+
+  private Decision restoreNamespace(Namespace namespace) {
+    return RecoveryDecider.restore(
+        directory,
+        new RestoreDeletedCommand(
+            header("restore", 5_000),
+            WAREHOUSE,
+            DeletedEntity.NAMESPACE,
+            DeletedEntity.identifierOf(namespace),
+            null,
+            null));
+  }
+
+  /** A namespace dropped at 1 s with these properties, at sequence 3 before its drop. */
+  private static DeletedEntity keptNamespace(
+      Namespace namespace, String drop, long expiresAt, Map<String, String> properties) {
+    return DeletedEntity.namespace(
+        WAREHOUSE, namespace, new NamespaceState(properties, 3), 1_000, expiresAt, "ana", drop);
   }
 
   private Decision restore(String uuid, String as) {
@@ -255,6 +412,7 @@ class RecoveryDeciderTest {
   /** A directory with one namespace, some live tables and some kept ones. */
   private static final class Kept implements Directory {
     Duration period = Duration.ZERO;
+    final Set<Namespace> live = new HashSet<>(Set.of(DB));
     final Set<TableIdentifier> tables = new HashSet<>();
     final List<DeletedEntity> deleted = new ArrayList<>();
 
@@ -274,8 +432,20 @@ class RecoveryDeciderTest {
     }
 
     @Override
+    public List<DeletedEntity> deletedWithin(Namespace namespace) {
+      return deleted.stream().filter(e -> within(e.identifier().namespace(), namespace)).toList();
+    }
+
+    private static boolean within(Namespace inner, Namespace outer) {
+      return inner.length() >= outer.length()
+          && Arrays.equals(Arrays.copyOf(inner.levels(), outer.length()), outer.levels());
+    }
+
+    @Override
     public Optional<NamespaceState> namespace(Namespace namespace) {
-      return namespace.equals(DB) ? Optional.of(new NamespaceState(Map.of(), 1)) : Optional.empty();
+      return live.contains(namespace)
+          ? Optional.of(new NamespaceState(Map.of(), 1))
+          : Optional.empty();
     }
 
     @Override
