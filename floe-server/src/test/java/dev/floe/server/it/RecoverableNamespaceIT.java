@@ -1,0 +1,480 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
+import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.cli.ReplayCommand;
+import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.ServerEvents;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Recoverable namespace drops on the real server: a dropped namespace is hidden (404, absent from
+ * lists and from the public namespaces) but keeps its name, properties, grants and visibility;
+ * creating it again restores it in place; what was dropped inside it holds its name until it is
+ * restored, top down, or expunged with it; expiry expunges it with its contents and deletes only
+ * the files of tables dropped with purge; the log replays to the live catalog.
+ */
+class RecoverableNamespaceIT {
+  private static final String SCHEMA_JSON =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+          + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+  private static final String DELETED = "/management/v1/warehouses/default/deleted";
+  private static final String FAST_DELETED = "/management/v1/warehouses/fast/deleted";
+
+  @TempDir static Path dir;
+  private static FloeProcess floe;
+  private static Path fast;
+  private static String admin;
+
+  @BeforeAll
+  static void start() throws Exception {
+    fast = Files.createDirectories(dir.resolve("fast"));
+    floe =
+        new FloeProcess(
+                dir.resolve("data"),
+                Map.of(
+                    "floe.auth", "token",
+                    "floe.warehouse.fast.location", fast.toUri().toString(),
+                    "floe.warehouse.fast.recovery-period", "PT2S",
+                    "floe.purge-interval", "PT1S"))
+            .start();
+    admin = floe.adminToken();
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    floe.close();
+  }
+
+  @Test
+  void aDroppedNamespaceIsHiddenAndComesBackInPlaceWithItsGrantsAndVisibility() {
+    String reader = AuthHttp.principalWithToken(floe.uri(), admin, "nina");
+    String outsider = AuthHttp.principalWithToken(floe.uri(), admin, "otto");
+    createNamespace("default", "ops", "{\"owner\":\"platform\",\"tier\":\"gold\"}");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/default/grants",
+        admin,
+        "{\"principal\":\"nina\",\"namespace\":[\"ops\"],\"action\":\"read\"}");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/warehouses/default/namespaces/ops/visibility",
+        admin,
+        "{\"visibility\":\"AUTHENTICATED_PUBLIC\"}");
+    assertThat(status("GET", "/v1/default/namespaces/ops", reader)).isEqualTo(200);
+    assertThat(topNamespaces(outsider)).contains("ops");
+
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/ops", admin, null);
+
+    assertThat(status("GET", "/v1/default/namespaces/ops", admin)).isEqualTo(404);
+    assertThat(status("HEAD", "/v1/default/namespaces/ops", admin)).isEqualTo(404);
+    assertThat(status("GET", "/v1/default/namespaces/ops", reader)).isEqualTo(404);
+    assertThat(topNamespaces(admin)).doesNotContain("ops");
+    assertThat(topNamespaces(outsider)).doesNotContain("ops");
+    assertThat(publicNamespaces()).doesNotContain("[\"ops\"]");
+    Response visibility =
+        AuthHttp.send(
+            floe.uri(),
+            "GET",
+            "/management/v1/warehouses/default/namespaces/ops/visibility",
+            admin,
+            null);
+    assertThat(visibility.status()).as(visibility.body()).isEqualTo(404);
+    assertThat(visibility.json().path("error").path("type").asText())
+        .isEqualTo("NoSuchNamespaceException");
+    JsonNode kept = onlyNamespace(list(DELETED + "?namespace=ops", admin), "ops");
+    assertThat(kept.path("expires-at-ms").asLong() - kept.path("deleted-at-ms").asLong())
+        .isEqualTo(7L * 24 * 3600 * 1000);
+    assertThat(kept.has("name")).isFalse();
+    Response asReader = AuthHttp.send(floe.uri(), "GET", DELETED + "?namespace=ops", reader, null);
+    assertThat(asReader.status()).as("a reader may not list what was dropped").isEqualTo(403);
+
+    JsonNode created =
+        createNamespace("default", "ops", "{\"tier\":\"silver\",\"team\":\"infra\"}").json();
+
+    assertThat(created.path("properties").path("owner").asText()).isEqualTo("platform");
+    assertThat(created.path("properties").path("tier").asText()).isEqualTo("silver");
+    JsonNode loaded =
+        AuthHttp.expect(200, floe.uri(), "GET", "/v1/default/namespaces/ops", reader, null).json();
+    assertThat(loaded.path("properties").path("team").asText()).isEqualTo("infra");
+    assertThat(loaded.path("properties").path("owner").asText()).isEqualTo("platform");
+    assertThat(topNamespaces(outsider)).contains("ops");
+    assertThat(publicNamespaces()).contains("[\"ops\"]");
+    assertThat(list(DELETED, admin))
+        .noneMatch(e -> e.path("namespace").toString().equals("[\"ops\"]"));
+    List<CatalogEvent> events = ServerEvents.read(floe.dataDir());
+    assertThat(events)
+        .filteredOn(
+            e -> e instanceof NamespaceRestoredEvent r && r.namespace().toString().equals("ops"))
+        .singleElement()
+        .satisfies(
+            e ->
+                assertThat(((NamespaceRestoredEvent) e).properties())
+                    .containsEntry("owner", "platform")
+                    .containsEntry("tier", "silver"));
+    assertThat(events)
+        .filteredOn(
+            e -> e instanceof NamespaceDroppedEvent d && d.namespace().toString().equals("ops"))
+        .singleElement()
+        .satisfies(e -> assertThat(((NamespaceDroppedEvent) e).kept()).isTrue());
+  }
+
+  @Test
+  void whatWasDroppedInsideHoldsTheNameUntilItIsRestoredTopDown() {
+    String writer = AuthHttp.writerToken(floe, "wes");
+    createNamespace("default", "sales", "{\"owner\":\"sales\"}");
+    createNamespace("default", "sales%1Feu", null);
+    String uuid = createTable("default", "sales", "orders");
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/sales/tables/orders", admin, null);
+    Response notEmpty =
+        AuthHttp.send(floe.uri(), "DELETE", "/v1/default/namespaces/sales", admin, null);
+    assertThat(notEmpty.status()).as("a live child namespace still counts").isEqualTo(409);
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/sales%1Feu", admin, null);
+    // A dropped table and a dropped child do not count: the namespace drops.
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/sales", admin, null);
+
+    Response create =
+        AuthHttp.send(
+            floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"sales\"]}");
+    assertThat(create.status()).as(create.body()).isEqualTo(409);
+    assertThat(create.json().path("error").path("message").asText())
+        .contains("restore it", "expunge it");
+    assertThat(status("GET", "/v1/default/namespaces/sales", admin)).isEqualTo(404);
+    List<JsonNode> inside = list(DELETED + "?namespace=sales", admin);
+    assertThat(inside)
+        .extracting(
+            e ->
+                e.path("kind").asText() + ":" + e.path("namespace") + ":" + e.path("name").asText())
+        .containsExactlyInAnyOrder(
+            "table:[\"sales\"]:orders", "namespace:[\"sales\",\"eu\"]:", "namespace:[\"sales\"]:");
+
+    Response childFirst =
+        AuthHttp.send(
+            floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("sales", "eu"));
+    assertThat(childFirst.status()).as(childFirst.body()).isEqualTo(404);
+    Response byWriter =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", writer, namespaceTarget("sales"));
+    assertThat(byWriter.status()).as("restoring takes manage").isEqualTo(403);
+    Response withAs =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            DELETED + "/restore",
+            admin,
+            "{\"kind\":\"namespace\",\"namespace\":[\"sales\"],\"as\":\"sales2\"}");
+    assertThat(withAs.status()).as(withAs.body()).isEqualTo(400);
+    assertThat(status("GET", "/v1/default/namespaces/sales", admin)).isEqualTo(404);
+
+    JsonNode restored =
+        AuthHttp.expect(
+                200, floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("sales"))
+            .json();
+    assertThat(restored.path("properties").path("owner").asText()).isEqualTo("sales");
+    AuthHttp.expect(
+        200, floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("sales", "eu"));
+    Response again =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("sales"));
+    assertThat(again.status()).as("nothing kept any more").isEqualTo(404);
+    JsonNode table =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                DELETED + "/restore",
+                admin,
+                "{\"kind\":\"table\",\"namespace\":[\"sales\"],\"name\":\"orders\"}")
+            .json();
+    assertThat(table.path("uuid").asText()).isEqualTo(uuid);
+    assertThat(
+            AuthHttp.expect(
+                    200,
+                    floe.uri(),
+                    "GET",
+                    "/v1/default/namespaces/sales/tables/orders",
+                    admin,
+                    null)
+                .json()
+                .path("metadata")
+                .path("table-uuid")
+                .asText())
+        .isEqualTo(uuid);
+    assertThat(status("GET", "/v1/default/namespaces/sales%1Feu", admin)).isEqualTo(200);
+  }
+
+  @Test
+  void expiryExpungesANamespaceWithItsContentsAndDeletesOnlyPurgedTablesFiles() throws Exception {
+    createNamespace("fast", "tmp", "{\"k\":\"v\"}");
+    Path purged = tableDir(createMetadata("fast", "tmp", "purged"));
+    Path kept = tableDir(createMetadata("fast", "tmp", "kept"));
+    Path beside = Files.writeString(purged.getParent().resolve("beside.txt"), "not a table's");
+    createNamespace("fast", "live", null);
+    Path live = tableDir(createMetadata("fast", "live", "stays"));
+    Map<String, String> before = hashes(fast, purged);
+
+    String tables = "/v1/fast/namespaces/tmp/tables/";
+    AuthHttp.expect(204, floe.uri(), "DELETE", tables + "purged?purgeRequested=true", admin, null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", tables + "kept?purgeRequested=false", admin, null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/fast/namespaces/tmp", admin, null);
+
+    waitFor(() -> list(FAST_DELETED, admin).isEmpty(), "everything dropped in tmp expired");
+    waitFor(() -> !Files.exists(purged), "the purged table's files are deleted");
+    Thread.sleep(2500);
+
+    assertThat(hashes(fast, purged))
+        .as("nothing but the purged table's directory changed in the warehouse")
+        .isEqualTo(before);
+    assertThat(kept.resolve("metadata")).isDirectory();
+    assertThat(live.resolve("metadata")).isDirectory();
+    assertThat(beside).exists();
+    List<CatalogEvent> events = ServerEvents.read(floe.dataDir());
+    List<String> order =
+        events.stream()
+            .filter(
+                e ->
+                    (e instanceof TableExpungedEvent t
+                            && t.identifier().namespace().toString().equals("tmp"))
+                        || (e instanceof NamespaceExpungedEvent n
+                            && n.namespace().toString().equals("tmp")))
+            .map(e -> e.type() + ":" + e.principal())
+            .toList();
+    assertThat(order)
+        .containsExactlyInAnyOrder(
+            "floe.table.expunged:floe-expiry",
+            "floe.table.expunged:floe-expiry",
+            "floe.namespace.expunged:floe-expiry");
+    assertThat(order.get(order.size() - 1)).startsWith("floe.namespace.expunged");
+
+    // Expunged: the name is free, and a create makes a new namespace.
+    JsonNode fresh = createNamespace("fast", "tmp", null).json();
+    assertThat(fresh.path("properties").has("k")).isFalse();
+    assertThat(events)
+        .noneMatch(e -> e instanceof NamespaceRestoredEvent r && r.warehouse().equals("fast"));
+    assertThat(ServerEvents.read(floe.dataDir()))
+        .filteredOn(
+            e ->
+                e instanceof NamespaceCreatedEvent c
+                    && c.warehouse().equals("fast")
+                    && c.namespace().toString().equals("tmp"))
+        .hasSize(2);
+  }
+
+  @Test
+  void anExpungeOnRequestMayRetainTheData() throws Exception {
+    createNamespace("default", "gone", null);
+    Path table = tableDir(createMetadata("default", "gone", "t"));
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "DELETE",
+        "/v1/default/namespaces/gone/tables/t?purgeRequested=true",
+        admin,
+        null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/gone", admin, null);
+    Response bad =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            DELETED + "/expunge",
+            admin,
+            "{\"kind\":\"namespace\",\"namespace\":[\"gone\"],\"uuid\":\""
+                + UUID.randomUUID()
+                + "\"}");
+    assertThat(bad.status()).as(bad.body()).isEqualTo(400);
+
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        DELETED + "/expunge",
+        admin,
+        "{\"kind\":\"namespace\",\"namespace\":[\"gone\"],\"retain-data\":true}");
+
+    assertThat(list(DELETED + "?namespace=gone", admin)).isEmpty();
+    Thread.sleep(2500);
+    assertThat(table.resolve("metadata")).as("retained").isDirectory();
+    JsonNode fresh = createNamespace("default", "gone", null).json();
+    assertThat(fresh.path("properties").size()).isZero();
+    assertThat(status("GET", "/v1/default/namespaces/gone/tables/t", admin)).isEqualTo(404);
+  }
+
+  @Test
+  void replayingNamespaceDropsAndRestoresGivesTheLiveCatalog() throws Exception {
+    createNamespace("default", "again", "{\"a\":\"1\"}");
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/again", admin, null);
+    createNamespace("default", "again", "{\"b\":\"2\"}");
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/again", admin, null);
+    AuthHttp.expect(200, floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("again"));
+    createNamespace("default", "dropped", null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/dropped", admin, null);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        ReplayCommand.run(
+            new String[] {
+              "replay",
+              "--data-dir",
+              floe.dataDir().toString(),
+              "--url",
+              floe.uri(),
+              "--token",
+              admin,
+              "--out",
+              dir.resolve("replay").toString()
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    String report = out.toString(StandardCharsets.UTF_8);
+    assertThat(report).contains("0 differ").doesNotContain("DIFFERS");
+    assertThat(exit).isZero();
+    JsonNode again =
+        AuthHttp.expect(200, floe.uri(), "GET", "/v1/default/namespaces/again", admin, null).json();
+    assertThat(again.path("properties").path("a").asText()).isEqualTo("1");
+    assertThat(again.path("properties").path("b").asText()).isEqualTo("2");
+  }
+
+  private static Response createNamespace(String warehouse, String encoded, String properties) {
+    List<String> levels = List.of(encoded.split("%1F"));
+    StringBuilder body = new StringBuilder("{\"namespace\":[");
+    for (int i = 0; i < levels.size(); i++) {
+      body.append(i == 0 ? "" : ",").append('"').append(levels.get(i)).append('"');
+    }
+    body.append(']');
+    if (properties != null) {
+      body.append(",\"properties\":").append(properties);
+    }
+    body.append('}');
+    return AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/" + warehouse + "/namespaces", admin, body.toString());
+  }
+
+  private static String createTable(String warehouse, String namespace, String name) {
+    return create(warehouse, namespace, name).json().path("metadata").path("table-uuid").asText();
+  }
+
+  private static String createMetadata(String warehouse, String namespace, String name) {
+    return create(warehouse, namespace, name).json().path("metadata-location").asText();
+  }
+
+  private static Response create(String warehouse, String namespace, String name) {
+    return AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/" + warehouse + "/namespaces/" + namespace + "/tables",
+        admin,
+        "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA_JSON + "}");
+  }
+
+  private static int status(String method, String path, String token) {
+    return AuthHttp.send(floe.uri(), method, path, token, null).status();
+  }
+
+  private static List<String> topNamespaces(String token) {
+    List<String> names = new ArrayList<>();
+    AuthHttp.expect(200, floe.uri(), "GET", "/v1/default/namespaces", token, null)
+        .json()
+        .path("namespaces")
+        .forEach(n -> names.add(n.get(0).asText()));
+    return names;
+  }
+
+  private static String publicNamespaces() {
+    return AuthHttp.expect(
+            200, floe.uri(), "GET", "/management/v1/warehouses/default/grants", admin, null)
+        .json()
+        .path("public-namespaces")
+        .toString();
+  }
+
+  private static List<JsonNode> list(String path, String token) {
+    List<JsonNode> found = new ArrayList<>();
+    AuthHttp.expect(200, floe.uri(), "GET", path, token, null)
+        .json()
+        .path("deleted")
+        .forEach(found::add);
+    return found;
+  }
+
+  private static JsonNode onlyNamespace(List<JsonNode> listed, String namespace) {
+    List<JsonNode> found =
+        listed.stream()
+            .filter(e -> e.path("kind").asText().equals("namespace"))
+            .filter(e -> e.path("namespace").toString().equals("[\"" + namespace + "\"]"))
+            .toList();
+    assertThat(found).as("%s", listed).hasSize(1);
+    return found.get(0);
+  }
+
+  private static String namespaceTarget(String... levels) {
+    return "{\"kind\":\"namespace\",\"namespace\":[\"" + String.join("\",\"", levels) + "\"]}";
+  }
+
+  private static Path tableDir(String metadataLocation) {
+    return Path.of(URI.create(metadataLocation)).getParent().getParent();
+  }
+
+  /** Every file under {@code root} but those under {@code except}, with its SHA-256. */
+  private static Map<String, String> hashes(Path root, Path except) throws IOException {
+    Map<String, String> hashes = new TreeMap<>();
+    try (Stream<Path> files = Files.walk(root)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        if (!file.startsWith(except)) {
+          hashes.put(root.relativize(file).toString(), sha256(Files.readAllBytes(file)));
+        }
+      }
+    }
+    return hashes;
+  }
+
+  private static String sha256(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + 30_000;
+    while (!condition.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new AssertionError("Timed out waiting until " + what);
+      }
+      Thread.sleep(200);
+    }
+  }
+}
