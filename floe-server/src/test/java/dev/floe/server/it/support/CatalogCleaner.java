@@ -3,6 +3,8 @@ package dev.floe.server.it.support;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.infra.testing.FloeProcess;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.RESTCatalog;
@@ -18,20 +20,34 @@ public final class CatalogCleaner {
   }
 
   /**
-   * Empties the catalog, and expunges (data retained) the dropped tables and views the warehouse
-   * keeps for its recovery period, so no earlier test's locations stay claimed.
+   * Empties the catalog, and expunges (data retained) the dropped namespaces, tables and views the
+   * warehouse keeps for its recovery period, so no earlier test's names or locations stay held. A
+   * namespace goes first: its expunge takes what is kept inside it along.
    */
   public static void empty(RESTCatalog client, FloeProcess floe) {
     empty(client);
     String deleted = "/management/v1/warehouses/default/deleted";
-    JsonNode kept =
-        AuthHttp.expect(200, floe.uri(), "GET", deleted, floe.adminToken(), null).json();
-    for (JsonNode entity : kept.path("deleted")) {
+    while (true) {
+      List<JsonNode> kept = new ArrayList<>();
+      AuthHttp.expect(200, floe.uri(), "GET", deleted, floe.adminToken(), null)
+          .json()
+          .path("deleted")
+          .forEach(kept::add);
+      if (kept.isEmpty()) {
+        return;
+      }
+      JsonNode entity =
+          kept.stream()
+              .filter(e -> e.path("kind").asText().equals("namespace"))
+              .findFirst()
+              .orElse(kept.get(0));
       ObjectNode target = AuthHttp.JSON.createObjectNode();
       target.put("kind", entity.path("kind").asText());
       target.set("namespace", entity.path("namespace"));
-      target.put("name", entity.path("name").asText());
-      target.put("uuid", entity.path("uuid").asText());
+      if (entity.has("name")) {
+        target.put("name", entity.path("name").asText());
+        target.put("uuid", entity.path("uuid").asText());
+      }
       target.put("retain-data", true);
       AuthHttp.expect(
           204, floe.uri(), "POST", deleted + "/expunge", floe.adminToken(), target.toString());
