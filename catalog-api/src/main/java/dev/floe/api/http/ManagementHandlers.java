@@ -17,6 +17,7 @@ import dev.floe.events.command.RestoreDeletedCommand;
 import dev.floe.events.state.DeletedEntity;
 import io.vertx.core.Future;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -277,7 +278,8 @@ public final class ManagementHandlers {
             target.uuid(),
             as);
     return catalog
-        .submit(command)
+        .read(() -> requireRestorable(warehouse, target))
+        .compose(checked -> catalog.submit(command))
         .map(
             reply -> {
               ObjectNode restored = FloeJson.mapper().createObjectNode();
@@ -294,6 +296,36 @@ public final class ManagementHandlers {
               restored.put("metadata-location", reply.metadataLocation());
               return jsonResult(200, restored);
             });
+  }
+
+  /**
+   * A kept table or view whose metadata file is gone (its engine deleted its files, as Spark's
+   * {@code DROP TABLE … PURGE} does) cannot come back as it was: 422, and nothing changes. The one
+   * checked is the one the processor picks (by uuid, else the one dropped last).
+   */
+  private boolean requireRestorable(String warehouse, Target target) {
+    if (target.namespace()) {
+      return true;
+    }
+    String metadata =
+        catalog.queries().deleted(warehouse, target.identifier().namespace()).stream()
+            .filter(e -> e.kind().equals(target.kind()) && e.state() != null)
+            .filter(e -> e.identifier().equals(target.identifier()))
+            .filter(e -> target.uuid() == null || target.uuid().equals(e.uuid()))
+            .max(
+                Comparator.comparingLong(DeletedEntity::deletedAtMs)
+                    .thenComparing(DeletedEntity::dropCommandId))
+            .map(e -> e.state().metadataLocation())
+            .orElse(null);
+    if (metadata != null && !catalog.metadataFiles().exists(metadata)) {
+      throw new ApiException(
+          ErrorType.UNPROCESSABLE_ENTITY,
+          String.format(
+              "The dropped %s %s cannot be restored: its metadata file %s is gone (its files were"
+                  + " deleted outside Floe, as Spark's DROP TABLE ... PURGE does). Expunge it.",
+              target.kind(), target.identifier(), metadata));
+    }
+    return true;
   }
 
   /**

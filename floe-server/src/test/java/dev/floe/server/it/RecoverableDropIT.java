@@ -21,10 +21,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.stream.Stream;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -272,6 +274,34 @@ class RecoverableDropIT {
                 .asText())
         .isEqualTo(metadata);
     assertThat(files.resolve("metadata")).isDirectory();
+  }
+
+  @Test
+  void aTableWhoseFilesWereDeletedOutsideFloeIsNotRestored() throws Exception {
+    Path table = tableDir(createIn("default", "db", "wiped"));
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/db/tables/wiped", admin, null);
+    // As Spark's DROP TABLE ... PURGE does: the engine deletes the files itself.
+    try (Stream<Path> files = Files.walk(table)) {
+      for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(file);
+      }
+    }
+
+    Response refused =
+        AuthHttp.send(floe.uri(), "POST", DELETED + "/restore", admin, target("wiped", null));
+
+    assertThat(refused.status()).as(refused.body()).isEqualTo(422);
+    assertThat(refused.json().path("error").path("message").asText())
+        .contains("metadata file", "Expunge it");
+    assertThat(names(AuthHttp.expect(200, floe.uri(), "GET", DELETED, admin, null)))
+        .as("still kept, so it can be expunged")
+        .contains("wiped");
+    assertThat(
+            AuthHttp.send(floe.uri(), "GET", "/v1/default/namespaces/db/tables/wiped", admin, null)
+                .status())
+        .isEqualTo(404);
+    AuthHttp.expect(204, floe.uri(), "POST", DELETED + "/expunge", admin, target("wiped", null));
   }
 
   @Test
