@@ -573,7 +573,7 @@ class RecoverableDropIT {
             "b");
     assertThat(bad.exit()).isEqualTo(2);
     assertThat(bad.output())
-        .contains("Give exactly one of --table and --view")
+        .contains("Give at most one of --table and --view")
         .contains("Usage: floe deleted list --warehouse W");
   }
 
