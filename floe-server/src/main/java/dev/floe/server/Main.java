@@ -38,8 +38,8 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                experiments only; the default is bearer tokens)
 
 floe latency measures sequential commit and load round trips against a running catalog.
-floe deleted lists, restores and expunges the dropped tables and views a warehouse keeps for its
-  recovery period.
+floe deleted lists, restores and expunges the dropped tables, views and namespaces a warehouse
+  keeps for its recovery period.
 floe replay rebuilds the catalog from floe.events and compares it with the live one.
 floe bench measures Iceberg REST catalogs side by side (bin/floe runs the bench module;
   docs/benchmarks.md).

@@ -21,18 +21,27 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
- * {@code floe deleted list|restore|expunge}: the dropped tables and views a warehouse keeps for its
- * recovery period, through the management API ({@code /management/v1/warehouses/{w}/deleted}). The
- * token is resolved as for {@link ManageCommand}.
+ * {@code floe deleted list|restore|expunge}: the dropped tables, views and namespaces a warehouse
+ * keeps for its recovery period, through the management API ({@code
+ * /management/v1/warehouses/{w}/deleted}). A table or view is named by {@code --namespace} and
+ * {@code --table} or {@code --view}; a dropped namespace by {@code --namespace} alone. The token is
+ * resolved as for {@link ManageCommand}.
  */
 public final class DeletedCommand {
   static final String USAGE =
       """
 Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
        floe deleted restore --warehouse W --namespace a.b (--table T | --view V) [--uuid U] [--as NEW]
+       floe deleted restore --warehouse W --namespace a.b
        floe deleted expunge --warehouse W --namespace a.b (--table T | --view V) [--uuid U] [--retain-data]
+       floe deleted expunge --warehouse W --namespace a.b [--retain-data]
+  list shows the dropped tables, views and namespaces kept in a.b (with a.b itself if it is a
+  dropped one), or in the whole warehouse. Without --table or --view, restore and expunge act on
+  the dropped namespace a.b: restore brings it back in place (its parent must exist); expunge ends
+  its recovery period with everything kept inside it (--retain-data keeps its tables' files).
   every command also takes --url http://localhost:8181 and --token T (default: $FLOE_TOKEN,
   else ./floe-data/admin.token)
 """;
@@ -155,13 +164,27 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
     ObjectNode body = FloeJson.mapper().createObjectNode();
     String table = flags.get("--table");
     String view = flags.get("--view");
-    if ((table == null) == (view == null)) {
-      throw new IllegalArgumentException("Give exactly one of --table and --view");
+    if (table != null && view != null) {
+      throw new IllegalArgumentException(
+          "Give at most one of --table and --view (none to name the dropped namespace itself)");
     }
-    body.put("kind", table != null ? "table" : "view");
+    boolean namespaceOnly = table == null && view == null;
+    if (namespaceOnly) {
+      for (String flag : List.of("--uuid", "--as")) {
+        if (flags.containsKey(flag)) {
+          throw new IllegalArgumentException(
+              flag
+                  + " needs --table or --view: a dropped namespace is named by --namespace alone"
+                  + " and restored in place");
+        }
+      }
+    }
+    body.put("kind", namespaceOnly ? "namespace" : table != null ? "table" : "view");
     ArrayNode namespace = body.putArray("namespace");
     levels(required(flags, "--namespace")).forEach(namespace::add);
-    body.put("name", table != null ? table : view);
+    if (!namespaceOnly) {
+      body.put("name", table != null ? table : view);
+    }
     if (flags.containsKey("--uuid")) {
       body.put("uuid", flags.get("--uuid"));
     }
@@ -175,9 +198,21 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
     return new Request(verb, "POST", base + "/expunge", body, false);
   }
 
-  private static void print(Request request, String answer, PrintStream out) throws IOException {
+  /** Prints the answer to {@code request} as the command does. */
+  static void print(Request request, String answer, PrintStream out) throws IOException {
     if (request.verb().equals("expunge")) {
       ObjectNode body = request.body();
+      if (isNamespace(body)) {
+        out.println(
+            ControlCharacters.escape(
+                "Expunged namespace "
+                    + namespace(body.path("namespace"))
+                    + " and everything kept inside it"
+                    + (body.path("retain-data").asBoolean()
+                        ? " (the files of its tables are kept)"
+                        : "")));
+        return;
+      }
       out.println(
           ControlCharacters.escape(
               "Expunged "
@@ -189,6 +224,18 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
     }
     JsonNode json = FloeJson.mapper().readTree(answer);
     if (request.verb().equals("restore")) {
+      if (isNamespace(json)) {
+        Map<String, String> properties = new TreeMap<>();
+        json.path("properties")
+            .properties()
+            .forEach(property -> properties.put(property.getKey(), property.getValue().asText()));
+        out.println(
+            ControlCharacters.escape(
+                "Restored namespace "
+                    + namespace(json.path("namespace"))
+                    + (properties.isEmpty() ? "" : " with properties " + properties)));
+        return;
+      }
       out.println(
           ControlCharacters.escape(
               "Restored "
@@ -211,8 +258,8 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
           List.of(
               entity.path("kind").asText(),
               namespace(entity.path("namespace")),
-              entity.path("name").asText(),
-              entity.path("uuid").asText(),
+              orDash(entity, "name"),
+              orDash(entity, "uuid"),
               Instant.ofEpochMilli(entity.path("deleted-at-ms").asLong()).toString(),
               Instant.ofEpochMilli(entity.path("expires-at-ms").asLong()).toString(),
               entity.path("deleted-by").asText(),
@@ -220,7 +267,7 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
     }
     out.print(table(rows));
     if (rows.size() == 1) {
-      out.println("(no dropped tables or views are kept)");
+      out.println("(no dropped tables, views or namespaces are kept)");
     }
   }
 
@@ -281,6 +328,15 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
     List<String> names = new ArrayList<>();
     levels.forEach(level -> names.add(level.asText()));
     return String.join(".", names);
+  }
+
+  private static boolean isNamespace(JsonNode node) {
+    return node.path("kind").asText().equals("namespace");
+  }
+
+  /** A field's text, or {@code -} where the entry has none (a namespace's name and uuid). */
+  private static String orDash(JsonNode entity, String field) {
+    return entity.hasNonNull(field) ? entity.path(field).asText() : "-";
   }
 
   private static String qualified(JsonNode namespace, String name) {

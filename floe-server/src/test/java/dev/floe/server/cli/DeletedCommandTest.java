@@ -66,6 +66,81 @@ class DeletedCommandTest {
   }
 
   @Test
+  void withoutTableOrViewRestoreAndExpungeNameTheDroppedNamespace() {
+    Request restore = parse("restore", "--warehouse", "w", "--namespace", "a.b");
+    assertThat(restore.method()).isEqualTo("POST");
+    assertThat(restore.path()).isEqualTo("/management/v1/warehouses/w/deleted/restore");
+    assertThat(restore.body().toString())
+        .isEqualTo("{\"kind\":\"namespace\",\"namespace\":[\"a\",\"b\"]}");
+    Request expunge = parse("expunge", "--warehouse", "w", "--namespace", "a.b", "--retain-data");
+    assertThat(expunge.method()).isEqualTo("POST");
+    assertThat(expunge.path()).isEqualTo("/management/v1/warehouses/w/deleted/expunge");
+    assertThat(expunge.body().toString())
+        .isEqualTo("{\"kind\":\"namespace\",\"namespace\":[\"a\",\"b\"],\"retain-data\":true}");
+    assertThat(parse("expunge", "--warehouse", "w", "--namespace", "db").body().toString())
+        .isEqualTo("{\"kind\":\"namespace\",\"namespace\":[\"db\"],\"retain-data\":false}");
+  }
+
+  @Test
+  void aNamespaceRowHasNoNameOrUuid() throws Exception {
+    String answer =
+        "{\"deleted\":["
+            + "{\"kind\":\"namespace\",\"namespace\":[\"a\",\"b\"],\"deleted-at-ms\":0,"
+            + "\"expires-at-ms\":86400000,\"deleted-by\":\"ann\",\"purge-requested\":false},"
+            + "{\"kind\":\"table\",\"namespace\":[\"a\",\"b\"],\"name\":\"t\",\"uuid\":\"u-1\","
+            + "\"deleted-at-ms\":0,\"expires-at-ms\":1000,\"deleted-by\":\"bo\","
+            + "\"purge-requested\":true}]}";
+    assertThat(printed(parse("list", "--warehouse", "w"), answer))
+        .isEqualTo(
+            "KIND       NAMESPACE  NAME  UUID  DELETED-AT            EXPIRES-AT            "
+                + "DELETED-BY  PURGE\n"
+                + "namespace  a.b        -     -     1970-01-01T00:00:00Z  1970-01-02T00:00:00Z  "
+                + "ann         no\n"
+                + "table      a.b        t     u-1   1970-01-01T00:00:00Z  1970-01-01T00:00:01Z  "
+                + "bo          yes\n");
+    assertThat(printed(parse("list", "--warehouse", "w"), "{\"deleted\":[]}"))
+        .endsWith("(no dropped tables, views or namespaces are kept)\n");
+    assertThat(printed(parse("list", "--warehouse", "w", "--json"), answer))
+        .contains("\"kind\" : \"namespace\"")
+        .doesNotContain("\"name\" : \"-\"");
+  }
+
+  @Test
+  void namespaceRestoresAndExpungesSayWhatHappened() throws Exception {
+    assertThat(
+            printed(
+                parse("restore", "--warehouse", "w", "--namespace", "a.b"),
+                "{\"kind\":\"namespace\",\"namespace\":[\"a\",\"b\"],"
+                    + "\"properties\":{\"owner\":\"ann\",\"color\":\"blue\"}}"))
+        .isEqualTo("Restored namespace a.b with properties {color=blue, owner=ann}\n");
+    assertThat(
+            printed(
+                parse("restore", "--warehouse", "w", "--namespace", "a"),
+                "{\"kind\":\"namespace\",\"namespace\":[\"a\"],\"properties\":{}}"))
+        .isEqualTo("Restored namespace a\n");
+    assertThat(printed(parse("expunge", "--warehouse", "w", "--namespace", "a.b"), ""))
+        .isEqualTo("Expunged namespace a.b and everything kept inside it\n");
+    assertThat(
+            printed(
+                parse("expunge", "--warehouse", "w", "--namespace", "a.b", "--retain-data"), ""))
+        .isEqualTo(
+            "Expunged namespace a.b and everything kept inside it (the files of its tables are"
+                + " kept)\n");
+    // Tables print as before.
+    assertThat(
+            printed(
+                parse("restore", "--warehouse", "w", "--namespace", "db", "--table", "t"),
+                "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"t\",\"uuid\":\"u-1\"}"))
+        .isEqualTo("Restored table db.t (uuid u-1)\n");
+  }
+
+  private static String printed(Request request, String answer) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    DeletedCommand.print(request, answer, new PrintStream(out, true, StandardCharsets.UTF_8));
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
   void badCommandLinesAreRefused() {
     for (List<String> args :
         List.of(
@@ -74,7 +149,14 @@ class DeletedCommandTest {
             List.of("list", "--warehouse"),
             List.of("list", "--warehouse", "w", "--table", "t"),
             List.of("list", "--warehouse", "w", "extra"),
-            List.of("restore", "--warehouse", "w", "--namespace", "db"),
+            List.of("restore", "--warehouse", "w"),
+            List.of("expunge", "--warehouse", "w", "--retain-data"),
+            List.of("restore", "--warehouse", "w", "--namespace", "db", "--uuid", "u"),
+            List.of("restore", "--warehouse", "w", "--namespace", "db", "--as", "db2"),
+            List.of("expunge", "--warehouse", "w", "--namespace", "db", "--uuid", "u"),
+            List.of("expunge", "--warehouse", "w", "--namespace", "db", "--as", "db2"),
+            List.of("restore", "--warehouse", "w", "--namespace", "db", "--retain-data"),
+            List.of("restore", "--warehouse", "w", "--namespace", ".db"),
             List.of(
                 "restore", "--warehouse", "w", "--namespace", "db", "--table", "t", "--view", "v"),
             List.of("restore", "--warehouse", "w", "--table", "t"),
@@ -112,13 +194,21 @@ class DeletedCommandTest {
     int exit =
         DeletedCommand.run(
             new String[] {
-              "restore", "--warehouse", "w", "--namespace", "db", "--url", "http://localhost:1"
+              "restore",
+              "--warehouse",
+              "w",
+              "--namespace",
+              "db",
+              "--uuid",
+              "u",
+              "--url",
+              "http://localhost:1"
             },
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8))
-        .contains("Give exactly one of --table and --view")
+        .contains("--uuid needs --table or --view")
         .contains(DeletedCommand.USAGE);
   }
 

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -603,8 +604,54 @@ class RecoverableDropIT {
             "b");
     assertThat(bad.exit()).isEqualTo(2);
     assertThat(bad.output())
-        .contains("Give exactly one of --table and --view")
+        .contains("Give at most one of --table and --view")
         .contains("Usage: floe deleted list --warehouse W");
+  }
+
+  @Test
+  void theDeletedCommandRestoresAndExpungesANamespace() throws Exception {
+    Namespace scratch = Namespace.of("db", "cli_scratch");
+    try (RESTCatalog catalog = client()) {
+      catalog.createNamespace(scratch, new HashMap<>(Map.of("owner", "ann")));
+      assertThat(catalog.dropNamespace(scratch)).isTrue();
+      assertThat(catalog.namespaceExists(scratch)).isFalse();
+    }
+
+    for (String in : List.of("db", "db.cli_scratch")) {
+      Cli listed = cli("list", "--warehouse", "default", "--namespace", in);
+      assertThat(listed.exit()).as(listed.error()).isZero();
+      assertThat(listed.output().lines().filter(line -> line.startsWith("namespace ")))
+          .as(listed.output())
+          .singleElement()
+          .satisfies(
+              line ->
+                  assertThat(line.split(" +"))
+                      .startsWith("namespace", "db.cli_scratch", "-", "-")
+                      .endsWith("no"));
+    }
+
+    Cli restored = cli("restore", "--warehouse", "default", "--namespace", "db.cli_scratch");
+    assertThat(restored.exit()).as(restored.error()).isZero();
+    assertThat(restored.output().trim())
+        .isEqualTo("Restored namespace db.cli_scratch with properties {owner=ann}");
+    try (RESTCatalog catalog = client()) {
+      assertThat(catalog.loadNamespaceMetadata(scratch)).containsEntry("owner", "ann");
+      assertThat(catalog.dropNamespace(scratch)).isTrue();
+    }
+
+    Cli expunged =
+        cli("expunge", "--warehouse", "default", "--namespace", "db.cli_scratch", "--retain-data");
+    assertThat(expunged.exit()).as(expunged.error()).isZero();
+    assertThat(expunged.output().trim())
+        .isEqualTo(
+            "Expunged namespace db.cli_scratch and everything kept inside it (the files of its"
+                + " tables are kept)");
+    assertThat(
+            cliJson("list", "--warehouse", "default", "--namespace", "db").json().path("deleted"))
+        .noneMatch(e -> e.path("kind").asText().equals("namespace"));
+    Cli gone = cli("restore", "--warehouse", "default", "--namespace", "db.cli_scratch");
+    assertThat(gone.exit()).isEqualTo(1);
+    assertThat(gone.error()).startsWith("HTTP 404 ").contains("cli_scratch");
   }
 
   /** What a command printed and its exit status. */
