@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -335,6 +336,9 @@ class RecoverableNamespaceIT {
   void replayingNamespaceDropsAndRestoresGivesTheLiveCatalog() throws Exception {
     createNamespace("default", "again", "{\"a\":\"1\"}");
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/again", admin, null);
+    Thread.sleep(50);
+    Instant whileDropped = Instant.now();
+    Thread.sleep(50);
     createNamespace("default", "again", "{\"b\":\"2\"}");
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/again", admin, null);
     AuthHttp.expect(200, floe.uri(), "POST", DELETED + "/restore", admin, namespaceTarget("again"));
@@ -360,6 +364,11 @@ class RecoverableNamespaceIT {
     String report = out.toString(StandardCharsets.UTF_8);
     assertThat(report).contains("0 differ").doesNotContain("DIFFERS");
     assertThat(exit).isZero();
+    // The catalog of a time between the drop and the re-create shows the namespace absent.
+    String past = "/v1/default@" + whileDropped + "/namespaces/again";
+    assertThat(status("GET", past, admin)).isEqualTo(404);
+    assertThat(status("GET", "/v1/default@" + Instant.now() + "/namespaces/again", admin))
+        .isEqualTo(200);
     JsonNode again =
         AuthHttp.expect(200, floe.uri(), "GET", "/v1/default/namespaces/again", admin, null).json();
     assertThat(again.path("properties").path("a").asText()).isEqualTo("1");
