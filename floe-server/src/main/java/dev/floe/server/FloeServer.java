@@ -28,6 +28,7 @@ import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.ProcessorStarter;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.access.AccessView;
+import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -70,6 +71,11 @@ public final class FloeServer implements AutoCloseable {
   private Purger purger;
   private KafkaAuditLog audit;
   private LineageIndex lineage;
+
+  /** The consumers the events endpoint's requests share (never one per request). */
+  private static final int EVENT_READERS = 2;
+
+  private EventLogPages eventPages;
   private AccessView accessView;
   private final MetadataFiles metadataFiles;
   private final CredentialVendors credentialVendors;
@@ -170,10 +176,11 @@ public final class FloeServer implements AutoCloseable {
                 topics.events(),
                 warehouse -> !config.recoveryPeriod(warehouse).isZero())
             .start();
+    eventPages = new EventLogPages(bootstrapServers, topics.events(), EVENT_READERS);
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =
-        IcebergRoutes.router(catalog, audit, lineage, access::syncEverywhere)
+        IcebergRoutes.router(catalog, audit, lineage, eventPages, access::syncEverywhere)
             .authenticator(new Authenticator(config.auth(), accessView::snapshot))
             .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
@@ -264,6 +271,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (audit != null) {
       audit.close();
+    }
+    if (eventPages != null) {
+      eventPages.close();
     }
     if (lineage != null) {
       lineage.close();

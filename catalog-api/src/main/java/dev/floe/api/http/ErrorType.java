@@ -24,6 +24,8 @@ public enum ErrorType {
   NAMESPACE_NOT_EMPTY(409, "NamespaceNotEmptyException"),
   /** A requirement of the commit did not hold: it was not applied, the client may retry. */
   COMMIT_FAILED(409, "CommitFailedException"),
+  /** A continuation token of the events endpoint points before the log's retention. */
+  GONE(410, "GoneException"),
   REQUEST_TOO_LARGE(413, "RequestTooLargeException"),
   URI_TOO_LONG(414, "UriTooLongException"),
   UNPROCESSABLE_ENTITY(422, "UnprocessableEntityException"),

@@ -32,6 +32,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
 import dev.floe.events.access.AccessEntries.Action;
+import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.http.HttpMethod;
 import org.apache.iceberg.rest.Endpoint;
@@ -48,6 +49,7 @@ public final class IcebergRoutes {
       CatalogContext catalog,
       AuditLog audit,
       LineageIndex lineage,
+      EventLogPages events,
       ManagementHandlers.AccessSync sync) {
     RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
@@ -58,6 +60,7 @@ public final class IcebergRoutes {
     ViewHandlers views = new ViewHandlers(catalog);
     ManagementHandlers management = new ManagementHandlers(catalog, sync);
     TokenHandlers tokens = new TokenHandlers(catalog, sync);
+    EventsHandlers eventPages = new EventsHandlers(catalog, events);
     Guards.Guard read = Guards.table(Action.READ);
     Guards.Guard write = Guards.table(Action.WRITE);
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
@@ -95,6 +98,7 @@ public final class IcebergRoutes {
     iceberg.add(V1_UPDATE_VIEW, write, views::handleReplaceView);
     iceberg.add(V1_DELETE_VIEW, write, views::handleDropView);
     iceberg.add(V1_RENAME_VIEW, Guards.RENAME, views::handleRenameView);
+    iceberg.add(EventsHandlers.V1_EVENTS, any, eventPages::handleEvents);
     iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
     route.add(GET, "/metrics", superuser, membership::handlePrometheus);
     route.add(

@@ -1,0 +1,321 @@
+package dev.floe.projections.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
+import dev.floe.events.event.AccessChangedEvent;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
+import dev.floe.events.event.TableCommittedEvent;
+import dev.floe.events.event.TableCreatedEvent;
+import dev.floe.events.event.TableDroppedEvent;
+import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
+import dev.floe.events.event.TableRegisteredEvent;
+import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
+import dev.floe.events.event.ViewCreatedEvent;
+import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewExpungedEvent;
+import dev.floe.events.event.ViewRegisteredEvent;
+import dev.floe.events.event.ViewRenamedEvent;
+import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.MetadataUpdate;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.view.ViewMetadata;
+import org.apache.iceberg.view.ViewMetadataParser;
+import org.apache.iceberg.view.ViewVersion;
+
+/**
+ * One event of {@code floe.events} as the events endpoint serves it: an {@code Event} of Iceberg's
+ * proposed Events API (apache/iceberg#12584), and what the endpoint filters and authorises it by.
+ * Floe's own changes (restores, expunges, purges, access changes) are {@code x-floe.…} operations.
+ *
+ * @param operationType the draft's {@code operation-type}
+ * @param objectType {@code namespace}, {@code table} or {@code view}; null for a change to no one
+ *     catalog object (a purge of files, an access change)
+ * @param names the full names (namespace levels, then the table's or view's name) it is about: two
+ *     for a rename or a restore under another name
+ * @param uuid the table's or view's uuid, or null
+ * @param actor who made the change
+ * @param warehouse the warehouse it belongs to ({@code *} for a change to principals or tokens)
+ * @param operation the draft's {@code operation} object
+ */
+public record CatalogObjectEvent(
+    String operationType,
+    String objectType,
+    List<List<String>> names,
+    String uuid,
+    String actor,
+    String warehouse,
+    ObjectNode operation) {
+
+  public static final String NAMESPACE = "namespace";
+  public static final String TABLE = "table";
+  public static final String VIEW = "view";
+
+  private static final ObjectMapper JSON = FloeJson.mapper();
+
+  /** The event as the endpoint serves it, with its id, request and time. */
+  public static ObjectNode json(
+      EventEnvelope envelope, CatalogObjectEvent event, int requestCount) {
+    ObjectNode node = JSON.createObjectNode();
+    node.put("event-id", envelope.id());
+    node.put("request-id", envelope.data().commandId());
+    node.put("request-event-count", Math.max(1, requestCount));
+    node.put("timestamp-ms", Instant.parse(envelope.time()).toEpochMilli());
+    node.putObject("actor").put("id", event.actor());
+    node.set("operation", event.operation());
+    return node;
+  }
+
+  /** What the endpoint serves for one event of the log. */
+  public static CatalogObjectEvent of(CatalogEvent event) {
+    String actor = event.principal();
+    String warehouse = event.warehouse();
+    if (event instanceof NamespaceCreatedEvent e) {
+      ObjectNode op = operation("create-namespace");
+      op.set("namespace", namespace(e.namespace()));
+      op.set("properties", JSON.valueToTree(e.properties()));
+      return namespaceEvent(op, e.namespace(), actor, warehouse);
+    } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
+      ObjectNode op = operation("update-namespace-properties");
+      op.set("namespace", namespace(e.namespace()));
+      op.set("updated", JSON.valueToTree(new ArrayList<>(e.updated().keySet())));
+      op.set("removed", JSON.valueToTree(e.removed()));
+      return namespaceEvent(op, e.namespace(), actor, warehouse);
+    } else if (event instanceof NamespaceDroppedEvent e) {
+      ObjectNode op = operation("drop-namespace");
+      op.set("namespace", namespace(e.namespace()));
+      if (e.kept()) {
+        op.put("x-floe-recoverable-until-ms", e.expiresAtMs());
+      }
+      return namespaceEvent(op, e.namespace(), actor, warehouse);
+    } else if (event instanceof NamespaceRestoredEvent e) {
+      ObjectNode op = operation("x-floe.restore-namespace");
+      op.set("namespace", namespace(e.namespace()));
+      op.set("properties", JSON.valueToTree(e.properties()));
+      return namespaceEvent(op, e.namespace(), actor, warehouse);
+    } else if (event instanceof NamespaceExpungedEvent e) {
+      ObjectNode op = operation("x-floe.expunge-namespace");
+      op.set("namespace", namespace(e.namespace()));
+      return namespaceEvent(op, e.namespace(), actor, warehouse);
+    } else if (event instanceof TableCreatedEvent e) {
+      ObjectNode op = entity("create-table", e.identifier(), "table-uuid", e.tableUuid());
+      op.set("updates", tableUpdates(e.metadata()));
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof TableRegisteredEvent e) {
+      ObjectNode op = entity("register-table", e.identifier(), "table-uuid", e.tableUuid());
+      op.set("updates", tableUpdates(e.metadata()));
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof TableCommittedEvent e) {
+      ObjectNode op = entity("update-table", e.identifier(), "table-uuid", e.tableUuid());
+      op.set("updates", JSON.valueToTree(e.updates()));
+      op.set("requirements", JSON.valueToTree(e.requirements()));
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof TableDroppedEvent e) {
+      ObjectNode op = entity("drop-table", e.identifier(), "table-uuid", e.tableUuid());
+      op.put("purge", e.purgeRequested());
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof TableRenamedEvent e) {
+      ObjectNode op = rename("rename-table", e.from(), e.to(), "table-uuid", e.tableUuid());
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.from(), e.to());
+    } else if (event instanceof TableRestoredEvent e) {
+      ObjectNode op = rename("x-floe.restore-table", e.from(), e.to(), "table-uuid", e.tableUuid());
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.from(), e.to());
+    } else if (event instanceof TableExpungedEvent e) {
+      ObjectNode op = entity("x-floe.expunge-table", e.identifier(), "table-uuid", e.tableUuid());
+      op.put("purge", e.purge());
+      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof ViewCreatedEvent e) {
+      ObjectNode op = entity("create-view", e.identifier(), "view-uuid", e.viewUuid());
+      op.set("updates", viewUpdates(e.metadataLocation(), e.metadata()));
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof ViewRegisteredEvent e) {
+      ObjectNode op = entity("x-floe.register-view", e.identifier(), "view-uuid", e.viewUuid());
+      op.set("updates", viewUpdates(e.metadataLocation(), e.metadata()));
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof ViewReplacedEvent e) {
+      ObjectNode op = entity("update-view", e.identifier(), "view-uuid", e.viewUuid());
+      op.set("updates", JSON.valueToTree(e.updates()));
+      op.set("requirements", JSON.valueToTree(e.requirements()));
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof ViewDroppedEvent e) {
+      ObjectNode op = entity("drop-view", e.identifier(), "view-uuid", e.viewUuid());
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof ViewRenamedEvent e) {
+      ObjectNode op = rename("rename-view", e.from(), e.to(), "view-uuid", e.viewUuid());
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.from(), e.to());
+    } else if (event instanceof ViewRestoredEvent e) {
+      ObjectNode op = rename("x-floe.restore-view", e.from(), e.to(), "view-uuid", e.viewUuid());
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.from(), e.to());
+    } else if (event instanceof ViewExpungedEvent e) {
+      ObjectNode op = entity("x-floe.expunge-view", e.identifier(), "view-uuid", e.viewUuid());
+      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
+    } else if (event instanceof TableFilesPurgedEvent e) {
+      ObjectNode op = operation("x-floe.purge-files");
+      op.put("location", e.location());
+      return new CatalogObjectEvent(
+          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
+    } else if (event instanceof TablePurgeRefusedEvent e) {
+      ObjectNode op = operation("x-floe.purge-refused");
+      op.put("location", e.location());
+      op.put("reason", e.reason());
+      return new CatalogObjectEvent(
+          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
+    } else if (event instanceof AccessChangedEvent e) {
+      ObjectNode op = operation("x-floe.change-access");
+      op.set("change", JSON.valueToTree(e.change()));
+      return new CatalogObjectEvent(
+          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
+    }
+    throw new IllegalArgumentException("No events endpoint form for " + event.type());
+  }
+
+  /** The changes that made a table's first metadata, as Iceberg's table updates. */
+  private static ArrayNode tableUpdates(TableMetadata metadata) {
+    List<MetadataUpdate> updates = new ArrayList<>();
+    updates.add(new MetadataUpdate.AssignUUID(metadata.uuid()));
+    updates.add(new MetadataUpdate.UpgradeFormatVersion(metadata.formatVersion()));
+    for (Schema schema : metadata.schemas()) {
+      updates.add(new MetadataUpdate.AddSchema(schema));
+    }
+    updates.add(new MetadataUpdate.SetCurrentSchema(metadata.currentSchemaId()));
+    for (PartitionSpec spec : metadata.specs()) {
+      updates.add(new MetadataUpdate.AddPartitionSpec(spec));
+    }
+    updates.add(new MetadataUpdate.SetDefaultPartitionSpec(metadata.defaultSpecId()));
+    for (SortOrder order : metadata.sortOrders()) {
+      updates.add(new MetadataUpdate.AddSortOrder(order));
+    }
+    updates.add(new MetadataUpdate.SetDefaultSortOrder(metadata.defaultSortOrderId()));
+    updates.add(new MetadataUpdate.SetLocation(metadata.location()));
+    if (!metadata.properties().isEmpty()) {
+      updates.add(new MetadataUpdate.SetProperties(metadata.properties()));
+    }
+    for (Snapshot snapshot : metadata.snapshots()) {
+      updates.add(new MetadataUpdate.AddSnapshot(snapshot));
+    }
+    for (Map.Entry<String, SnapshotRef> ref : metadata.refs().entrySet()) {
+      SnapshotRef value = ref.getValue();
+      updates.add(
+          new MetadataUpdate.SetSnapshotRef(
+              ref.getKey(),
+              value.snapshotId(),
+              value.type(),
+              value.minSnapshotsToKeep(),
+              value.maxSnapshotAgeMs(),
+              value.maxRefAgeMs()));
+    }
+    return JSON.valueToTree(updates);
+  }
+
+  /** The changes that made a view's metadata, as Iceberg's view updates. */
+  private static ArrayNode viewUpdates(String metadataLocation, JsonNode document) {
+    ViewMetadata metadata = ViewMetadataParser.fromJson(metadataLocation, document.toString());
+    List<MetadataUpdate> updates = new ArrayList<>();
+    updates.add(new MetadataUpdate.AssignUUID(metadata.uuid()));
+    updates.add(new MetadataUpdate.UpgradeFormatVersion(metadata.formatVersion()));
+    for (Schema schema : metadata.schemas()) {
+      updates.add(new MetadataUpdate.AddSchema(schema));
+    }
+    updates.add(new MetadataUpdate.SetLocation(metadata.location()));
+    if (!metadata.properties().isEmpty()) {
+      updates.add(new MetadataUpdate.SetProperties(metadata.properties()));
+    }
+    for (ViewVersion version : metadata.versions()) {
+      updates.add(new MetadataUpdate.AddViewVersion(version));
+    }
+    updates.add(new MetadataUpdate.SetCurrentViewVersion(metadata.currentVersionId()));
+    return JSON.valueToTree(updates);
+  }
+
+  private static ObjectNode operation(String type) {
+    ObjectNode op = JSON.createObjectNode();
+    op.put("operation-type", type);
+    return op;
+  }
+
+  private static ObjectNode entity(
+      String type, TableIdentifier identifier, String uuidField, String uuid) {
+    ObjectNode op = operation(type);
+    op.set("identifier", identifier(identifier));
+    op.put(uuidField, uuid);
+    return op;
+  }
+
+  private static ObjectNode rename(
+      String type, TableIdentifier from, TableIdentifier to, String uuidField, String uuid) {
+    ObjectNode op = operation(type);
+    op.set("source", identifier(from));
+    op.set("destination", identifier(to));
+    op.put(uuidField, uuid);
+    return op;
+  }
+
+  private static ObjectNode identifier(TableIdentifier identifier) {
+    ObjectNode node = JSON.createObjectNode();
+    node.set("namespace", namespace(identifier.namespace()));
+    node.put("name", identifier.name());
+    return node;
+  }
+
+  private static ArrayNode namespace(Namespace namespace) {
+    ArrayNode levels = JSON.createArrayNode();
+    for (String level : namespace.levels()) {
+      levels.add(level);
+    }
+    return levels;
+  }
+
+  private static CatalogObjectEvent namespaceEvent(
+      ObjectNode op, Namespace namespace, String actor, String warehouse) {
+    return new CatalogObjectEvent(
+        op.get("operation-type").asText(),
+        NAMESPACE,
+        List.of(List.of(namespace.levels())),
+        null,
+        actor,
+        warehouse,
+        op);
+  }
+
+  private static CatalogObjectEvent entityEvent(
+      ObjectNode op,
+      String objectType,
+      String uuid,
+      String actor,
+      String warehouse,
+      TableIdentifier... identifiers) {
+    List<List<String>> names = new ArrayList<>();
+    for (TableIdentifier identifier : identifiers) {
+      List<String> name = new ArrayList<>(List.of(identifier.namespace().levels()));
+      name.add(identifier.name());
+      if (!names.contains(name)) {
+        names.add(List.copyOf(name));
+      }
+    }
+    return new CatalogObjectEvent(
+        op.get("operation-type").asText(), objectType, names, uuid, actor, warehouse, op);
+  }
+}

@@ -1,0 +1,288 @@
+package dev.floe.projections.events;
+
+import dev.floe.events.event.EventEnvelope;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pages through {@code floe.events} for the events endpoint. A page is read by one of a few
+ * consumers the instance shares among all requests (never one per request), {@code read_committed},
+ * so only committed changes appear, and a multi-table transaction's events (one Kafka transaction)
+ * appear all or none.
+ *
+ * <p>Within a page, events are merged across partitions by the time the API accepted their command
+ * (then partition, then offset): an object's events are on one partition, in commit order. A page
+ * takes events from the head of each partition only, so the next positions skip nothing; it stops
+ * when it is full (extended to the rest of the last event's request, when those are read), when
+ * every partition is read to its end, or when it has looked at {@code scanLimit} events.
+ */
+public final class EventLogPages implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(EventLogPages.class);
+  private static final Duration POLL = Duration.ofMillis(100);
+
+  /** An event as read, with where it was read. */
+  public record Item(int partition, long offset, long timestampMs, EventEnvelope envelope) {}
+
+  /**
+   * A page: its events, the positions to continue from (by partition), and how many events each
+   * request read in this page had in all that was read (for {@code request-event-count}).
+   */
+  public record Page(List<Item> items, List<Long> next, Map<String, Integer> requestCounts) {}
+
+  /** A position before the log's retention: its events are gone. */
+  public static final class ExpiredPositionException extends RuntimeException {
+    public ExpiredPositionException(String message) {
+      super(message);
+    }
+  }
+
+  private final String bootstrapServers;
+  private final String topic;
+  private final BlockingQueue<KafkaConsumer<String, byte[]>> idle;
+  private final AtomicInteger created = new AtomicInteger();
+  private final int readers;
+  private final List<KafkaConsumer<String, byte[]>> all = new ArrayList<>();
+
+  /**
+   * @param readers how many consumers the instance may open for pages: requests beyond that wait
+   */
+  public EventLogPages(String bootstrapServers, String topic, int readers) {
+    this.bootstrapServers = bootstrapServers;
+    this.topic = topic;
+    this.readers = readers;
+    this.idle = new ArrayBlockingQueue<>(readers);
+  }
+
+  /**
+   * Reads one page.
+   *
+   * @param from the positions to start from, by partition; null for the start of the log, or for
+   *     {@code sinceMs}
+   * @param sinceMs with no {@code from}: start at the first event accepted at or after this time
+   * @param keep which events the page holds; the others are passed over
+   * @throws ExpiredPositionException when a position is before what the log still holds
+   */
+  public Page read(List<Long> from, Long sinceMs, int pageSize, int scanLimit, Predicate<Item> keep)
+      throws InterruptedException {
+    KafkaConsumer<String, byte[]> consumer = borrow();
+    try {
+      return read(consumer, from, sinceMs, pageSize, scanLimit, keep);
+    } finally {
+      consumer.unsubscribe();
+      idle.put(consumer);
+    }
+  }
+
+  private Page read(
+      KafkaConsumer<String, byte[]> consumer,
+      List<Long> from,
+      Long sinceMs,
+      int pageSize,
+      int scanLimit,
+      Predicate<Item> keep) {
+    List<TopicPartition> partitions =
+        consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(topic, p.partition()))
+            .sorted(Comparator.comparingInt(TopicPartition::partition))
+            .toList();
+    Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
+    Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+    Map<TopicPartition, Long> start = new HashMap<>();
+    Map<TopicPartition, OffsetAndTimestamp> byTime =
+        from == null && sinceMs != null
+            ? consumer.offsetsForTimes(toAll(partitions, sinceMs))
+            : Map.of();
+    for (TopicPartition tp : partitions) {
+      long position;
+      if (from != null) {
+        position = tp.partition() < from.size() ? from.get(tp.partition()) : 0L;
+        if (position < begin.get(tp)) {
+          throw new ExpiredPositionException(
+              "The continuation-token points before the events the log still holds (partition "
+                  + tp.partition()
+                  + " starts at "
+                  + begin.get(tp)
+                  + ", the token at "
+                  + position
+                  + ")");
+        }
+      } else if (sinceMs != null) {
+        OffsetAndTimestamp found = byTime.get(tp);
+        position = found == null ? end.get(tp) : found.offset();
+      } else {
+        position = begin.get(tp);
+      }
+      start.put(tp, position);
+    }
+    consumer.assign(partitions);
+    start.forEach(consumer::seek);
+
+    Map<Integer, Deque<Item>> read = new HashMap<>();
+    partitions.forEach(tp -> read.put(tp.partition(), new ArrayDeque<>()));
+    int scanned = 0;
+    int idlePolls = 0;
+    while (scanned < scanLimit && !allRead(consumer, partitions, end) && idlePolls < 20) {
+      int before = scanned;
+      for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+        scanned++;
+        EventEnvelope envelope;
+        try {
+          envelope = EventEnvelope.fromBytes(record.value());
+        } catch (RuntimeException e) {
+          LOG.warn(
+              "The events endpoint passes over an unreadable event at {}-{}: {}",
+              record.partition(),
+              record.offset(),
+              e.toString());
+          envelope = null;
+        }
+        read.get(record.partition())
+            .add(new Item(record.partition(), record.offset(), record.timestamp(), envelope));
+      }
+      idlePolls = scanned == before ? idlePolls + 1 : 0;
+    }
+    Map<Integer, Long> positions = new HashMap<>();
+    Map<Integer, Boolean> exhausted = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      positions.put(tp.partition(), consumer.position(tp));
+      exhausted.put(tp.partition(), consumer.position(tp) >= end.get(tp));
+    }
+    Map<String, Integer> requestCounts = new HashMap<>();
+    read.values()
+        .forEach(
+            items ->
+                items.stream()
+                    .filter(i -> i.envelope() != null)
+                    .forEach(
+                        i ->
+                            requestCounts.merge(i.envelope().data().commandId(), 1, Integer::sum)));
+
+    List<Item> page = new ArrayList<>();
+    String lastRequest = null;
+    while (true) {
+      Item head = null;
+      boolean blocked = false;
+      for (Deque<Item> items : read.values()) {
+        Item candidate = items.peekFirst();
+        if (candidate == null) {
+          continue;
+        }
+        if (head == null || earlier(candidate, head)) {
+          head = candidate;
+        }
+      }
+      for (Map.Entry<Integer, Deque<Item>> entry : read.entrySet()) {
+        // A partition read only in part may hold an earlier event than any head: stop there.
+        if (entry.getValue().isEmpty() && !exhausted.get(entry.getKey())) {
+          blocked = true;
+        }
+      }
+      if (head == null || blocked) {
+        break;
+      }
+      boolean full = page.size() >= pageSize;
+      if (full
+          && (lastRequest == null
+              || head.envelope() == null
+              || !lastRequest.equals(head.envelope().data().commandId()))) {
+        break;
+      }
+      read.get(head.partition()).pollFirst();
+      if (head.envelope() != null && keep.test(head)) {
+        page.add(head);
+        lastRequest = head.envelope().data().commandId();
+      } else if (full) {
+        break;
+      }
+    }
+    List<Long> next = new ArrayList<>();
+    for (TopicPartition tp : partitions) {
+      Item unread = read.get(tp.partition()).peekFirst();
+      next.add(unread != null ? unread.offset() : positions.get(tp.partition()));
+    }
+    return new Page(page, next, requestCounts);
+  }
+
+  private static boolean earlier(Item a, Item b) {
+    if (a.timestampMs() != b.timestampMs()) {
+      return a.timestampMs() < b.timestampMs();
+    }
+    if (a.partition() != b.partition()) {
+      return a.partition() < b.partition();
+    }
+    return a.offset() < b.offset();
+  }
+
+  private static boolean allRead(
+      KafkaConsumer<String, byte[]> consumer,
+      List<TopicPartition> partitions,
+      Map<TopicPartition, Long> end) {
+    for (TopicPartition tp : partitions) {
+      if (consumer.position(tp) < end.get(tp)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static Map<TopicPartition, Long> toAll(List<TopicPartition> partitions, long time) {
+    Map<TopicPartition, Long> times = new HashMap<>();
+    partitions.forEach(tp -> times.put(tp, time));
+    return times;
+  }
+
+  private KafkaConsumer<String, byte[]> borrow() throws InterruptedException {
+    KafkaConsumer<String, byte[]> consumer = idle.poll();
+    if (consumer != null) {
+      return consumer;
+    }
+    synchronized (all) {
+      if (created.get() < readers) {
+        created.incrementAndGet();
+        Properties props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        KafkaConsumer<String, byte[]> fresh =
+            new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        all.add(fresh);
+        return fresh;
+      }
+    }
+    return idle.take();
+  }
+
+  @Override
+  public void close() {
+    synchronized (all) {
+      for (KafkaConsumer<String, byte[]> consumer : all) {
+        try {
+          consumer.close(Duration.ofSeconds(2));
+        } catch (RuntimeException e) {
+          LOG.debug("Closing an events reader: {}", e.toString());
+        }
+      }
+    }
+  }
+}
