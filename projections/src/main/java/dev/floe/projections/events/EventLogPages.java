@@ -32,9 +32,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Within a page, events are merged across partitions by the time the API accepted their command
  * (then partition, then offset): an object's events are on one partition, in commit order. A page
- * takes events from the head of each partition only, so the next positions skip nothing; it stops
- * when it is full (extended to the rest of the last event's request, when those are read), when
- * every partition is read to its end, or when it has looked at {@code scanLimit} events.
+ * takes events from the head of each partition only, so the next positions skip nothing, and reads
+ * a partition only while it has no event queued, so a small page reads little more than itself. It
+ * stops when it is full (extended to the rest of the last event's request, when those are read),
+ * when every partition is read to the end it had when the page began, or when it has looked at
+ * {@code scanLimit} events.
  */
 public final class EventLogPages implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventLogPages.class);
@@ -139,65 +141,37 @@ public final class EventLogPages implements AutoCloseable {
 
     Map<Integer, Deque<Item>> read = new HashMap<>();
     partitions.forEach(tp -> read.put(tp.partition(), new ArrayDeque<>()));
+    Map<String, Integer> requestCounts = new HashMap<>();
     int scanned = 0;
     int idlePolls = 0;
-    while (scanned < scanLimit && !allRead(consumer, partitions, end) && idlePolls < 20) {
-      int before = scanned;
-      for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
-        scanned++;
-        EventEnvelope envelope;
-        try {
-          envelope = EventEnvelope.fromBytes(record.value());
-        } catch (RuntimeException e) {
-          LOG.warn(
-              "The events endpoint passes over an unreadable event at {}-{}: {}",
-              record.partition(),
-              record.offset(),
-              e.toString());
-          envelope = null;
-        }
-        read.get(record.partition())
-            .add(new Item(record.partition(), record.offset(), record.timestamp(), envelope));
-      }
-      idlePolls = scanned == before ? idlePolls + 1 : 0;
-    }
-    Map<Integer, Long> positions = new HashMap<>();
-    Map<Integer, Boolean> exhausted = new HashMap<>();
-    for (TopicPartition tp : partitions) {
-      positions.put(tp.partition(), consumer.position(tp));
-      exhausted.put(tp.partition(), consumer.position(tp) >= end.get(tp));
-    }
-    Map<String, Integer> requestCounts = new HashMap<>();
-    read.values()
-        .forEach(
-            items ->
-                items.stream()
-                    .filter(i -> i.envelope() != null)
-                    .forEach(
-                        i ->
-                            requestCounts.merge(i.envelope().data().commandId(), 1, Integer::sum)));
-
     List<Item> page = new ArrayList<>();
     String lastRequest = null;
     while (true) {
+      // Every partition not read to its end needs its next event before any is taken.
+      while (scanned < scanLimit && idlePolls < 20 && needsMore(consumer, partitions, end, read)) {
+        int before = scanned;
+        for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
+          scanned++;
+          Item item = item(record);
+          if (item.envelope() != null) {
+            requestCounts.merge(item.envelope().data().commandId(), 1, Integer::sum);
+          }
+          read.get(record.partition()).add(item);
+        }
+        idlePolls = scanned == before ? idlePolls + 1 : 0;
+      }
+      if (needsMore(consumer, partitions, end, read)) {
+        // A partition read only in part may hold an earlier event than any head: stop here.
+        break;
+      }
       Item head = null;
-      boolean blocked = false;
       for (Deque<Item> items : read.values()) {
         Item candidate = items.peekFirst();
-        if (candidate == null) {
-          continue;
-        }
-        if (head == null || earlier(candidate, head)) {
+        if (candidate != null && (head == null || earlier(candidate, head))) {
           head = candidate;
         }
       }
-      for (Map.Entry<Integer, Deque<Item>> entry : read.entrySet()) {
-        // A partition read only in part may hold an earlier event than any head: stop there.
-        if (entry.getValue().isEmpty() && !exhausted.get(entry.getKey())) {
-          blocked = true;
-        }
-      }
-      if (head == null || blocked) {
+      if (head == null) {
         break;
       }
       boolean full = page.size() >= pageSize;
@@ -214,6 +188,10 @@ public final class EventLogPages implements AutoCloseable {
       } else if (full) {
         break;
       }
+    }
+    Map<Integer, Long> positions = new HashMap<>();
+    for (TopicPartition tp : partitions) {
+      positions.put(tp.partition(), consumer.position(tp));
     }
     List<Long> next = new ArrayList<>();
     for (TopicPartition tp : partitions) {
@@ -233,16 +211,33 @@ public final class EventLogPages implements AutoCloseable {
     return a.offset() < b.offset();
   }
 
-  private static boolean allRead(
+  /** Some partition has no event queued but is not read to the end it had when the page began. */
+  private static boolean needsMore(
       KafkaConsumer<String, byte[]> consumer,
       List<TopicPartition> partitions,
-      Map<TopicPartition, Long> end) {
+      Map<TopicPartition, Long> end,
+      Map<Integer, Deque<Item>> read) {
     for (TopicPartition tp : partitions) {
-      if (consumer.position(tp) < end.get(tp)) {
-        return false;
+      if (read.get(tp.partition()).isEmpty() && consumer.position(tp) < end.get(tp)) {
+        return true;
       }
     }
-    return true;
+    return false;
+  }
+
+  private static Item item(ConsumerRecord<String, byte[]> record) {
+    EventEnvelope envelope;
+    try {
+      envelope = EventEnvelope.fromBytes(record.value());
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "The events endpoint passes over an unreadable event at {}-{}: {}",
+          record.partition(),
+          record.offset(),
+          e.toString());
+      envelope = null;
+    }
+    return new Item(record.partition(), record.offset(), record.timestamp(), envelope);
   }
 
   private static Map<TopicPartition, Long> toAll(List<TopicPartition> partitions, long time) {
@@ -263,7 +258,7 @@ public final class EventLogPages implements AutoCloseable {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
         KafkaConsumer<String, byte[]> fresh =
             new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         all.add(fresh);

@@ -1,0 +1,518 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SchemaRegistryConfig;
+import com.networknt.schema.SpecificationVersion;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EntityEvent;
+import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.NamespaceEvent;
+import dev.floe.events.event.TableCommittedEvent;
+import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.projections.replay.EventLogReader;
+import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.AuthHttp.Response;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.admin.RecordsToDelete;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The events endpoint on the real server: over 10,000 changes paged with random page sizes and
+ * filters come back exactly once, in order per object, matching {@code floe.events}, every answer
+ * valid against the draft's schema; each reader sees only what it may read; a token survives a
+ * restart; a tampered token is 400 and a token from before the retention 410.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class EventsApiIT {
+  private static final String EVENTS = "/v1/default/events";
+  private static final String SCHEMA_JSON =
+      "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
+          + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
+  private static final int TABLES = 40;
+  private static final int TRANSACTIONS = 250;
+  private static final Schema RESPONSE_SCHEMA = schema("query-events-response.schema.json");
+
+  @TempDir static Path dir;
+  private static FloeProcess floe;
+  private static String admin;
+  private static final Map<String, String> tokens = new HashMap<>();
+
+  @BeforeAll
+  static void start() throws Exception {
+    floe = new FloeProcess(dir.resolve("data"), Map.of("floe.auth", "token")).start();
+    admin = floe.adminToken();
+    for (String name : List.of("tess", "nate", "pia", "ada", "nobody")) {
+      tokens.put(name, AuthHttp.principalWithToken(floe.uri(), admin, name));
+    }
+    post("/v1/default/namespaces", "{\"namespace\":[\"ev\"],\"properties\":{\"a\":\"1\"}}");
+    post("/v1/default/namespaces", "{\"namespace\":[\"ev\",\"sub\"]}");
+    post("/v1/default/namespaces", "{\"namespace\":[\"ev2\"]}");
+    post("/v1/default/namespaces", "{\"namespace\":[\"ev3\"]}");
+    for (int i = 0; i < TABLES; i++) {
+      createTable("ev", "t" + i);
+    }
+    createTable("ev2", "u");
+    createTable("ev3", "p");
+    createTable("ev", "gone");
+    createTable("ev", "old");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/v1/default/tables/rename",
+        admin,
+        "{\"source\":{\"namespace\":[\"ev\"],\"name\":\"old\"},"
+            + "\"destination\":{\"namespace\":[\"ev2\"],\"name\":\"moved\"}}");
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/ev/tables/gone", admin, null);
+    grant("tess", "[\"ev\"],\"table\":\"t1\"");
+    grant("nate", "[\"ev2\"]");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/warehouses/default/namespaces/ev3/visibility",
+        admin,
+        "{\"visibility\":\"AUTHENTICATED_PUBLIC\"}");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/principals/ada/roles/default",
+        admin,
+        "{\"role\":\"admin\"}");
+    // Many changes quickly: each transaction commits every table of ev.
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int n = 0; n < TRANSACTIONS; n++) {
+        int round = n;
+        done.add(pool.submit(() -> transaction(round)));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    floe.close();
+  }
+
+  @Test
+  @Order(1)
+  void everyChangeComesBackOnceInOrderPerObjectWithRandomPagesAndFilters() {
+    Map<String, CatalogEvent> log = log();
+    assertThat(log.size()).isGreaterThan(10_000);
+    Random random = new Random(20261202);
+
+    List<JsonNode> all = pageAll(admin, "{}", random);
+    List<String> ids = all.stream().map(e -> e.path("event-id").asText()).toList();
+    assertThat(new HashSet<>(ids)).as("no event twice").hasSize(ids.size());
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(log.keySet());
+    assertOrderPerObject(all, log);
+    JsonNode transaction =
+        all.stream()
+            .filter(e -> e.path("operation").path("operation-type").asText().equals("update-table"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(transaction.path("request-event-count").asInt()).isEqualTo(TABLES);
+    assertThat(transaction.path("actor").path("id").asText()).isNotEmpty();
+
+    expectFiltered(
+        "{\"object-types\":[\"namespace\"]}", e -> e instanceof NamespaceEvent, log, random);
+    expectFiltered(
+        "{\"catalog-objects-by-name\":[[\"ev\",\"t1\"]]}",
+        e -> e instanceof EntityEvent t && mentions(t, "ev", "t1"),
+        log,
+        random);
+    expectFiltered(
+        "{\"operation-types\":[\"update-table\"],\"catalog-objects-by-name\":[[\"ev\"]]}",
+        e -> e instanceof TableCommittedEvent c && c.identifier().namespace().level(0).equals("ev"),
+        log,
+        random);
+    expectFiltered(
+        "{\"catalog-objects-by-name\":[[\"ev2\"]]}",
+        e ->
+            (e instanceof NamespaceEvent n && n.namespace().level(0).equals("ev2"))
+                || (e instanceof TableRenamedEvent r && r.to().namespace().level(0).equals("ev2"))
+                || (e instanceof EntityEvent t
+                    && !(e instanceof TableRenamedEvent)
+                    && t.identifier().namespace().level(0).equals("ev2")),
+        log,
+        random);
+    String uuid =
+        all.stream()
+            .filter(e -> e.path("operation").path("identifier").path("name").asText().equals("t3"))
+            .findFirst()
+            .orElseThrow()
+            .path("operation")
+            .path("table-uuid")
+            .asText();
+    expectFiltered(
+        "{\"catalog-objects-by-uuid\":[\"" + uuid + "\"],\"object-types\":[\"table\"]}",
+        e -> e instanceof EntityEvent t && mentions(t, "ev", "t3"),
+        log,
+        random);
+  }
+
+  @Test
+  @Order(2)
+  void eachReaderSeesOnlyWhatItMayReadNow() {
+    Map<String, CatalogEvent> log = log();
+    Random random = new Random(7);
+
+    // ev3 is public: every authenticated principal may read it, and its changes.
+    Predicate<CatalogEvent> isPublic =
+        e ->
+            (e instanceof NamespaceEvent n && n.namespace().level(0).equals("ev3"))
+                || (e instanceof EntityEvent t
+                    && t.identifier().namespace().level(0).equals("ev3"));
+    List<JsonNode> tess = pageAll(tokens.get("tess"), "{}", random);
+    assertThat(ids(tess))
+        .containsExactlyInAnyOrderElementsOf(
+            idsOf(log, isPublic.or(e -> e instanceof EntityEvent t && mentions(t, "ev", "t1"))));
+    assertThat(tess.toString()).doesNotContain("\"t2\"").doesNotContain("\"moved\"");
+
+    List<JsonNode> nate = pageAll(tokens.get("nate"), "{}", random);
+    // The rename from ev.old into ev2 shows a name nate may not read: it is not shown to nate.
+    assertThat(ids(nate))
+        .containsExactlyInAnyOrderElementsOf(
+            idsOf(
+                log,
+                isPublic.or(
+                    e ->
+                        (e instanceof NamespaceEvent n && n.namespace().level(0).equals("ev2"))
+                            || (e instanceof EntityEvent t
+                                && !(e instanceof TableRenamedEvent)
+                                && t.identifier().namespace().level(0).equals("ev2")))));
+    assertThat(nate.toString()).doesNotContain("\"old\"");
+
+    List<JsonNode> pia = pageAll(tokens.get("pia"), "{}", random);
+    assertThat(ids(pia)).containsExactlyInAnyOrderElementsOf(idsOf(log, isPublic));
+    assertThat(pia).isNotEmpty();
+
+    List<JsonNode> ada = pageAll(tokens.get("ada"), "{}", random);
+    assertThat(ids(ada))
+        .containsExactlyInAnyOrderElementsOf(idsOf(log, e -> e.warehouse().equals("default")));
+    assertThat(ada)
+        .anyMatch(
+            e ->
+                e.path("operation").path("operation-type").asText().equals("x-floe.change-access"));
+
+    // With no grant at all: what is public, as for any authenticated principal.
+    assertThat(ids(pageAll(tokens.get("nobody"), "{}", random)))
+        .containsExactlyInAnyOrderElementsOf(ids(pia));
+  }
+
+  @Test
+  @Order(3)
+  void aTokenSurvivesARestartAndABadOneIsRefused() throws Exception {
+    String filter = "{\"object-types\":[\"table\"]";
+    JsonNode first = page(admin, filter + ",\"page-size\":500}");
+    String token = first.path("continuation-token").asText();
+    List<String> before = new ArrayList<>(ids(events(first)));
+    List<String> uninterrupted = new ArrayList<>(before);
+    uninterrupted.addAll(ids(drain(admin, filter, token)));
+
+    Response otherFilters =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            EVENTS,
+            admin,
+            "{\"object-types\":[\"view\"],\"continuation-token\":\"" + token + "\"}");
+    assertThat(otherFilters.status()).as(otherFilters.body()).isEqualTo(400);
+    char last = token.charAt(token.length() - 1);
+    String tampered = token.substring(0, token.length() - 1) + (last == 'A' ? 'B' : 'A');
+    Response bad =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            EVENTS,
+            admin,
+            filter + ",\"continuation-token\":\"" + tampered + "\"}");
+    assertThat(bad.status()).as(bad.body()).isEqualTo(400);
+    assertThat(bad.json().path("error").path("type").asText()).isEqualTo("BadRequestException");
+    Response garbage =
+        AuthHttp.send(
+            floe.uri(), "POST", EVENTS, admin, "{\"continuation-token\":\"not-a-token\"}");
+    assertThat(garbage.status()).isEqualTo(400);
+    Response zero = AuthHttp.send(floe.uri(), "POST", EVENTS, admin, "{\"page-size\":0}");
+    assertThat(zero.status()).isEqualTo(400);
+
+    assertThat(floe.stop()).isIn(0, 143);
+    floe.start();
+
+    List<String> resumed = new ArrayList<>(before);
+    resumed.addAll(ids(drain(admin, filter, token)));
+    assertThat(resumed).isEqualTo(uninterrupted);
+    // At the end: an empty page with a token that yields newer events later.
+    JsonNode end = page(admin, filter + ",\"continuation-token\":\"" + lastToken + "\"}");
+    assertThat(events(end)).isEmpty();
+    createTable("ev", "later");
+    JsonNode newer =
+        page(
+            admin,
+            filter
+                + ",\"continuation-token\":\""
+                + end.path("continuation-token").asText()
+                + "\"}");
+    assertThat(events(newer))
+        .extracting(e -> e.path("operation").path("identifier").path("name").asText())
+        .containsExactly("later");
+  }
+
+  @Test
+  @Order(4)
+  void aTokenFromBeforeTheRetentionIsGone() throws Exception {
+    String token = page(admin, "{\"page-size\":1}").path("continuation-token").asText();
+    try (Admin kafka =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                FloeProcess.embeddedKafka(floe.dataDir())))) {
+      Map<TopicPartition, OffsetSpec> ends = new HashMap<>();
+      kafka
+          .describeTopics(List.of("floe.events"))
+          .allTopicNames()
+          .get()
+          .get("floe.events")
+          .partitions()
+          .forEach(
+              p -> ends.put(new TopicPartition("floe.events", p.partition()), OffsetSpec.latest()));
+      Map<TopicPartition, RecordsToDelete> delete = new HashMap<>();
+      kafka
+          .listOffsets(ends)
+          .all()
+          .get()
+          .forEach((tp, info) -> delete.put(tp, RecordsToDelete.beforeOffset(info.offset())));
+      kafka.deleteRecords(delete).all().get();
+    }
+
+    Response gone =
+        AuthHttp.send(
+            floe.uri(), "POST", EVENTS, admin, "{\"continuation-token\":\"" + token + "\"}");
+
+    assertThat(gone.status()).as(gone.body()).isEqualTo(410);
+    assertThat(gone.json().path("error").path("code").asInt()).isEqualTo(410);
+    assertThat(events(page(admin, "{}"))).as("what the log still holds: nothing").isEmpty();
+  }
+
+  private static String lastToken;
+
+  private static void expectFiltered(
+      String filter,
+      Predicate<CatalogEvent> expected,
+      Map<String, CatalogEvent> log,
+      Random random) {
+    List<JsonNode> served = pageAll(admin, filter, random);
+    assertThat(ids(served)).as(filter).containsExactlyInAnyOrderElementsOf(idsOf(log, expected));
+    assertOrderPerObject(served, log);
+  }
+
+  /** Per table or view and per namespace, the served events' sequences only grow. */
+  private static void assertOrderPerObject(List<JsonNode> served, Map<String, CatalogEvent> log) {
+    Map<String, Long> last = new HashMap<>();
+    for (JsonNode event : served) {
+      CatalogEvent data = log.get(event.path("event-id").asText());
+      String object =
+          data instanceof NamespaceEvent n
+              ? "ns:" + n.namespace()
+              : event.path("operation").path("table-uuid").asText(data.subject());
+      Long previous = last.put(object, data.sequence());
+      if (previous != null) {
+        assertThat(data.sequence()).as("order of %s", object).isGreaterThan(previous);
+      }
+    }
+  }
+
+  private static boolean mentions(EntityEvent event, String namespace, String name) {
+    if (event instanceof TableRenamedEvent r) {
+      return r.from().toString().equals(namespace + "." + name)
+          || r.to().toString().equals(namespace + "." + name);
+    }
+    return event.identifier().toString().equals(namespace + "." + name);
+  }
+
+  /** Pages through everything with random page sizes, each answer checked against the schema. */
+  private static List<JsonNode> pageAll(String token, String filter, Random random) {
+    String base = filter.substring(0, filter.length() - 1);
+    String sep = base.length() > 1 ? "," : "";
+    List<JsonNode> all = new ArrayList<>();
+    String continuation = null;
+    while (true) {
+      // Mostly large pages, some tiny ones (a page of 1 still ends with its whole transaction).
+      int size = random.nextInt(8) == 0 ? 1 + random.nextInt(20) : 100 + random.nextInt(900);
+      JsonNode page =
+          page(
+              token,
+              base
+                  + sep
+                  + "\"page-size\":"
+                  + size
+                  + (continuation == null ? "" : ",\"continuation-token\":\"" + continuation + "\"")
+                  + "}");
+      // A page ends with the whole of a transaction it started.
+      assertThat(events(page).size()).isLessThanOrEqualTo(size + TABLES - 1);
+      continuation = page.path("continuation-token").asText();
+      if (events(page).isEmpty()) {
+        lastToken = continuation;
+        return all;
+      }
+      all.addAll(events(page));
+    }
+  }
+
+  private static List<JsonNode> drain(String token, String filter, String continuation) {
+    List<JsonNode> all = new ArrayList<>();
+    while (true) {
+      JsonNode page =
+          page(
+              token,
+              filter + ",\"page-size\":300,\"continuation-token\":\"" + continuation + "\"}");
+      continuation = page.path("continuation-token").asText();
+      if (events(page).isEmpty()) {
+        lastToken = continuation;
+        return all;
+      }
+      all.addAll(events(page));
+    }
+  }
+
+  private static JsonNode page(String token, String body) {
+    Response response = AuthHttp.expect(200, floe.uri(), "POST", EVENTS, token, body);
+    JsonNode json = response.json();
+    assertThat(RESPONSE_SCHEMA.validate(json)).as("the draft's schema: %s", body).isEmpty();
+    return json;
+  }
+
+  private static List<JsonNode> events(JsonNode page) {
+    List<JsonNode> events = new ArrayList<>();
+    page.path("events").forEach(events::add);
+    return events;
+  }
+
+  private static List<String> ids(List<JsonNode> events) {
+    return events.stream().map(e -> e.path("event-id").asText()).toList();
+  }
+
+  private static List<String> idsOf(Map<String, CatalogEvent> log, Predicate<CatalogEvent> which) {
+    return log.entrySet().stream()
+        .filter(e -> e.getValue().warehouse().equals("default") && which.test(e.getValue()))
+        .map(Map.Entry::getKey)
+        .toList();
+  }
+
+  /** Every event of {@code floe.events}, by its id. */
+  private static Map<String, CatalogEvent> log() {
+    Map<String, CatalogEvent> log = new LinkedHashMap<>();
+    EventLogReader.read(
+        FloeProcess.embeddedKafka(floe.dataDir()),
+        "floe.events",
+        EventLogReader.Until.END,
+        (EventEnvelope e) -> log.put(e.id(), e.data()),
+        (done, total) -> {});
+    // The admin is a superuser: it also sees changes to principals and tokens (warehouse *).
+    return log;
+  }
+
+  private static void transaction(int round) {
+    ObjectNode body = AuthHttp.JSON.createObjectNode();
+    ArrayNode changes = body.putArray("table-changes");
+    IntStream.range(0, TABLES)
+        .forEach(
+            i -> {
+              ObjectNode change = changes.addObject();
+              ObjectNode id = change.putObject("identifier");
+              id.putArray("namespace").add("ev");
+              id.put("name", "t" + i);
+              change.putArray("requirements");
+              ObjectNode update = change.putArray("updates").addObject();
+              update.put("action", "set-properties");
+              update.putObject("updates").put("round", Integer.toString(round));
+            });
+    AuthHttp.expect(
+        204, floe.uri(), "POST", "/v1/default/transactions/commit", admin, body.toString());
+  }
+
+  private static void createTable(String namespace, String name) {
+    post(
+        "/v1/default/namespaces/" + namespace + "/tables",
+        "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA_JSON + "}");
+  }
+
+  private static void grant(String principal, String target) {
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/default/grants",
+        admin,
+        "{\"principal\":\"" + principal + "\",\"namespace\":" + target + ",\"action\":\"read\"}");
+  }
+
+  private static void post(String path, String body) {
+    AuthHttp.expect(200, floe.uri(), "POST", path, admin, body);
+  }
+
+  private static Schema schema(String file) {
+    try {
+      Path path = locate(Path.of("docs", "events-api", file));
+      SchemaRegistry registry =
+          SchemaRegistry.withDefaultDialect(
+              SpecificationVersion.DRAFT_2020_12,
+              builder ->
+                  builder.schemaRegistryConfig(
+                      SchemaRegistryConfig.builder().formatAssertionsEnabled(true).build()));
+      return registry.getSchema(AuthHttp.JSON.readTree(Files.readString(path)));
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Path locate(Path relative) {
+    Path here = Path.of("").toAbsolutePath();
+    while (here != null && !Files.exists(here.resolve(relative))) {
+      here = here.getParent();
+    }
+    if (here == null) {
+      throw new IllegalStateException("Not found: " + relative);
+    }
+    return here.resolve(relative);
+  }
+}
