@@ -29,6 +29,7 @@ import dev.floe.processor.kafka.ProcessorStarter;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.access.AccessView;
 import dev.floe.projections.events.EventLogPages;
+import dev.floe.projections.events.EventTail;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -76,6 +77,7 @@ public final class FloeServer implements AutoCloseable {
   private static final int EVENT_READERS = 2;
 
   private EventLogPages eventPages;
+  private EventTail eventTail;
   private AccessView accessView;
   private final MetadataFiles metadataFiles;
   private final CredentialVendors credentialVendors;
@@ -177,10 +179,11 @@ public final class FloeServer implements AutoCloseable {
                 warehouse -> !config.recoveryPeriod(warehouse).isZero())
             .start();
     eventPages = new EventLogPages(bootstrapServers, topics.events(), EVENT_READERS);
+    eventTail = new EventTail(bootstrapServers, topics.events()).start();
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =
-        IcebergRoutes.router(catalog, audit, lineage, eventPages, access::syncEverywhere)
+        IcebergRoutes.router(catalog, audit, lineage, eventPages, eventTail, access::syncEverywhere)
             .authenticator(new Authenticator(config.auth(), accessView::snapshot))
             .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
@@ -271,6 +274,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (audit != null) {
       audit.close();
+    }
+    if (eventTail != null) {
+      eventTail.close();
     }
     if (eventPages != null) {
       eventPages.close();

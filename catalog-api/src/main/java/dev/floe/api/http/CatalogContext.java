@@ -239,6 +239,11 @@ public final class CatalogContext {
         : Future.failedFuture(HttpErrors.fromRejection(reply.rejection()));
   }
 
+  /** The Vert.x instance the server runs on (timers of long-lived answers). */
+  Vertx vertx() {
+    return vertx;
+  }
+
   /** Runs a store read off the event loop. */
   public <T> Future<T> read(Callable<T> query) {
     return vertx.executeBlocking(query, false);

@@ -13,9 +13,15 @@ import dev.floe.projections.events.CatalogObjectEvent;
 import dev.floe.projections.events.EventFilter;
 import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.events.EventLogPages.Item;
+import dev.floe.projections.events.EventTail;
 import dev.floe.projections.events.EventToken;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -25,6 +31,8 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.iceberg.rest.Endpoint;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code POST /v1/{prefix}/events}: the committed changes of a warehouse, paged with an opaque
@@ -43,6 +51,16 @@ final class EventsHandlers {
   /** The most events one request looks at, kept or not: a sparse filter answers in bounded time. */
   static final int SCAN_LIMIT = 20_000;
 
+  /** The most events a stream reads at once. */
+  static final int STREAM_PAGE_SIZE = 500;
+
+  /** How often an idle stream writes a comment, which keeps proxies and idle timeouts away. */
+  static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+  static final Endpoint V1_EVENTS_STREAM = Endpoint.create("GET", "/v1/{prefix}/events/stream");
+
+  private static final Logger LOG = LoggerFactory.getLogger(EventsHandlers.class);
+
   private static final Set<String> FIELDS =
       Set.of(
           "continuation-token",
@@ -59,14 +77,39 @@ final class EventsHandlers {
 
   private final CatalogContext catalog;
   private final EventLogPages pages;
+  private final EventTail tail;
 
-  EventsHandlers(CatalogContext catalog, EventLogPages pages) {
+  EventsHandlers(CatalogContext catalog, EventLogPages pages, EventTail tail) {
     this.catalog = catalog;
     this.pages = pages;
+    this.tail = tail;
+  }
+
+  /** What one request asks for, from a JSON body or from query parameters. */
+  private record Query(String token, int pageSize, Long since, EventFilter filter) {}
+
+  /** A request checked, authorised, and its token read: where to read from, and for whom. */
+  private record Prepared(
+      String warehouse,
+      Caller caller,
+      byte[] key,
+      String digest,
+      List<Long> from,
+      Long since,
+      EventFilter filter) {
+
+    /** The token that resumes at these positions. */
+    String token(List<Long> positions) {
+      return new EventToken(warehouse, digest, positions).encode(key);
+    }
+
+    /** The same request, read from elsewhere. */
+    Prepared at(List<Long> positions, Long sinceMs) {
+      return new Prepared(warehouse, caller, key, digest, positions, sinceMs, filter);
+    }
   }
 
   Future<HttpResult> handleEvents(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
     JsonNode body = request.hasBody() ? request.json() : FloeJson.mapper().createObjectNode();
     body.fieldNames()
         .forEachRemaining(
@@ -75,10 +118,102 @@ final class EventsHandlers {
                 throw ApiException.badRequest("Unknown field: %s", field);
               }
             });
-    EventFilter filter = filter(body);
-    int pageSize = pageSize(body);
-    Long since =
-        body.hasNonNull("since-timestamp-ms") ? longValue(body, "since-timestamp-ms") : null;
+    Query query =
+        new Query(
+            text(body, "continuation-token"),
+            pageSize(body),
+            body.hasNonNull("since-timestamp-ms") ? longValue(body, "since-timestamp-ms") : null,
+            filter(body));
+    Prepared prepared = prepare(request, query);
+    Map<Item, CatalogObjectEvent> served = new IdentityHashMap<>();
+    Predicate<Item> keep = keep(prepared, catalog.access(), served);
+    return catalog
+        .read(
+            () -> pages.read(prepared.from(), prepared.since(), query.pageSize(), SCAN_LIMIT, keep))
+        .recover(EventsHandlers::gone)
+        .map(
+            page -> {
+              ObjectNode answer = FloeJson.mapper().createObjectNode();
+              answer.put("continuation-token", prepared.token(page.next()));
+              ArrayNode events = answer.putArray("events");
+              for (Item item : page.items()) {
+                events.add(json(item, served.get(item), page));
+              }
+              return new HttpResult(200, FloeJson.toBytes(answer), Map.of());
+            });
+  }
+
+  /**
+   * {@code GET /v1/{prefix}/events/stream}: the same events as Server-Sent Events, live. The
+   * filters are query parameters (each may be repeated; a name's levels are separated by {@code
+   * %1F}); {@code Last-Event-ID} (or {@code continuation-token}) resumes after an event, {@code
+   * since-timestamp-ms} starts at a time, and without either the stream starts at the log's end.
+   * Every event's {@code id} is a continuation token. Streams share the instance's readers.
+   */
+  Future<HttpResult> handleStream(RequestContext request) {
+    String token = request.header("Last-Event-ID");
+    if (token == null || token.isEmpty()) {
+      token = request.query("continuation-token");
+    }
+    String since = request.query("since-timestamp-ms");
+    Long sinceMs = null;
+    if (since != null) {
+      try {
+        sinceMs = Long.parseLong(since);
+      } catch (NumberFormatException e) {
+        throw ApiException.badRequest("Invalid since-timestamp-ms: expected an integer");
+      }
+    }
+    Query query = new Query(token, STREAM_PAGE_SIZE, sinceMs, filter(request));
+    Prepared prepared = prepare(request, query);
+    Future<List<Long>> start =
+        prepared.from() != null || prepared.since() != null
+            ? Future.succeededFuture(prepared.from())
+            : catalog.read(pages::end);
+    Promise<HttpResult> done = Promise.promise();
+    start
+        .onSuccess(from -> new Stream(request, prepared, from, done).begin())
+        .onFailure(done::fail);
+    return done.future().recover(EventsHandlers::gone);
+  }
+
+  /** The events a page may hold now, with the access the caller has now. */
+  private static Predicate<Item> keep(
+      Prepared prepared, AccessSnapshot access, Map<Item, CatalogObjectEvent> served) {
+    return item -> {
+      CatalogObjectEvent event;
+      try {
+        event = CatalogObjectEvent.of(item.envelope().data());
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+      boolean kept =
+          inWarehouse(event, prepared.warehouse(), prepared.caller(), access)
+              && (prepared.since() == null || item.timestampMs() >= prepared.since())
+              && prepared.filter().matches(event)
+              && mayRead(event, prepared.warehouse(), prepared.caller(), access);
+      if (kept) {
+        served.put(item, event);
+      }
+      return kept;
+    };
+  }
+
+  private static ObjectNode json(Item item, CatalogObjectEvent event, EventLogPages.Page page) {
+    EventEnvelope envelope = item.envelope();
+    return CatalogObjectEvent.json(
+        envelope, event, page.requestCounts().getOrDefault(envelope.data().commandId(), 1));
+  }
+
+  private static <T> Future<T> gone(Throwable failure) {
+    return Future.failedFuture(
+        failure instanceof EventLogPages.ExpiredPositionException expired
+            ? new ApiException(ErrorType.GONE, expired.getMessage())
+            : failure);
+  }
+
+  private Prepared prepare(RequestContext request, Query query) {
+    String warehouse = catalog.warehouse(request);
     Caller caller = request.caller();
     AccessSnapshot access = catalog.access();
     if (!caller.unrestricted()
@@ -92,73 +227,149 @@ final class EventsHandlers {
             .orElseThrow(
                 () -> ApiException.serviceUnavailable("The instances' secret is not there yet"))
             .getBytes(StandardCharsets.UTF_8);
-    String digest = filter.digest();
-    List<Long> from = null;
-    String token = text(body, "continuation-token");
-    if (token != null) {
-      EventToken decoded;
-      try {
-        decoded = EventToken.decode(token, key);
-      } catch (EventToken.InvalidTokenException e) {
-        throw ApiException.badRequest("Invalid continuation-token: %s", e.getMessage());
-      }
-      if (!decoded.warehouse().equals(warehouse)) {
-        throw ApiException.badRequest(
-            "Invalid continuation-token: it was issued for another warehouse");
-      }
-      if (!decoded.filters().equals(digest)) {
-        throw ApiException.badRequest(
-            "Invalid continuation-token: it was issued for other filters; send the same filters"
-                + " with every page");
-      }
-      from = decoded.positions();
-      since = null;
+    String digest = query.filter().digest();
+    if (query.token() == null) {
+      return new Prepared(warehouse, caller, key, digest, null, query.since(), query.filter());
     }
-    Map<Item, CatalogObjectEvent> served = new IdentityHashMap<>();
-    Long sinceMs = since;
-    Predicate<Item> keep =
-        item -> {
-          CatalogObjectEvent event;
-          try {
-            event = CatalogObjectEvent.of(item.envelope().data());
-          } catch (IllegalArgumentException e) {
-            return false;
-          }
-          boolean kept =
-              inWarehouse(event, warehouse, caller, access)
-                  && (sinceMs == null || item.timestampMs() >= sinceMs)
-                  && filter.matches(event)
-                  && mayRead(event, warehouse, caller, access);
-          if (kept) {
-            served.put(item, event);
-          }
-          return kept;
-        };
-    List<Long> start = from;
-    return catalog
-        .read(() -> pages.read(start, sinceMs, pageSize, SCAN_LIMIT, keep))
-        .recover(
-            failure ->
-                Future.failedFuture(
-                    failure instanceof EventLogPages.ExpiredPositionException expired
-                        ? new ApiException(ErrorType.GONE, expired.getMessage())
-                        : failure))
-        .map(
-            page -> {
-              ObjectNode answer = FloeJson.mapper().createObjectNode();
-              answer.put(
-                  "continuation-token", new EventToken(warehouse, digest, page.next()).encode(key));
-              ArrayNode events = answer.putArray("events");
-              for (Item item : page.items()) {
-                EventEnvelope envelope = item.envelope();
-                events.add(
-                    CatalogObjectEvent.json(
-                        envelope,
-                        served.get(item),
-                        page.requestCounts().getOrDefault(envelope.data().commandId(), 1)));
-              }
-              return new HttpResult(200, FloeJson.toBytes(answer), Map.of());
-            });
+    EventToken decoded;
+    try {
+      decoded = EventToken.decode(query.token(), key);
+    } catch (EventToken.InvalidTokenException e) {
+      throw ApiException.badRequest("Invalid continuation-token: %s", e.getMessage());
+    }
+    if (!decoded.warehouse().equals(warehouse)) {
+      throw ApiException.badRequest(
+          "Invalid continuation-token: it was issued for another warehouse");
+    }
+    if (!decoded.filters().equals(digest)) {
+      throw ApiException.badRequest(
+          "Invalid continuation-token: it was issued for other filters; send the same filters"
+              + " with every page");
+    }
+    return new Prepared(warehouse, caller, key, digest, decoded.positions(), null, query.filter());
+  }
+
+  /** One open event stream: reads what is new when the log has news, writes it, until closed. */
+  private final class Stream {
+    private final RequestContext request;
+    private final Prepared prepared;
+    private final Promise<HttpResult> done;
+    private final HttpServerResponse response;
+    private List<Long> from;
+    private Long since;
+    private boolean reading;
+    private boolean news;
+    private boolean closed;
+    private Runnable unlisten = () -> {};
+    private long keepAlive = -1;
+
+    Stream(RequestContext request, Prepared prepared, List<Long> from, Promise<HttpResult> done) {
+      this.request = request;
+      this.prepared = prepared;
+      this.from = from;
+      this.since = from == null ? prepared.since() : null;
+      this.done = done;
+      this.response = request.response();
+    }
+
+    void begin() {
+      response.setStatusCode(200);
+      response.setChunked(true);
+      response.putHeader("Content-Type", "text/event-stream");
+      response.putHeader("Cache-Control", "no-cache");
+      response.closeHandler(v -> close());
+      response.exceptionHandler(e -> close());
+      // The retry hint is how long a browser waits before it reconnects with Last-Event-ID.
+      response.write("retry: 1000\n: events of warehouse " + prepared.warehouse() + "\n\n");
+      Vertx vertx = catalog.vertx();
+      Context context = vertx.getOrCreateContext();
+      unlisten = tail.listen(() -> context.runOnContext(v -> read()));
+      keepAlive =
+          vertx.setPeriodic(
+              KEEP_ALIVE.toMillis(),
+              id -> {
+                if (!closed) {
+                  response.write(": keep-alive\n\n");
+                  // A missed notification costs at most one keep-alive period.
+                  read();
+                }
+              });
+      read();
+    }
+
+    private void read() {
+      if (closed) {
+        return;
+      }
+      if (reading || response.writeQueueFull()) {
+        news = true;
+        if (response.writeQueueFull()) {
+          response.drainHandler(v -> read());
+        }
+        return;
+      }
+      reading = true;
+      news = false;
+      Map<Item, CatalogObjectEvent> served = new IdentityHashMap<>();
+      Prepared now = prepared.at(from, since);
+      Predicate<Item> keep = keep(now, catalog.access(), served);
+      catalog
+          .read(() -> pages.read(now.from(), now.since(), STREAM_PAGE_SIZE, SCAN_LIMIT, keep))
+          .onComplete(
+              result -> {
+                reading = false;
+                if (closed) {
+                  return;
+                }
+                if (result.failed()) {
+                  fail(result.cause());
+                  return;
+                }
+                EventLogPages.Page page = result.result();
+                StringBuilder out = new StringBuilder();
+                for (int i = 0; i < page.items().size(); i++) {
+                  Item item = page.items().get(i);
+                  out.append("id: ").append(prepared.token(page.after(i))).append('\n');
+                  out.append("data: ").append(json(item, served.get(item), page)).append("\n\n");
+                }
+                if (out.length() > 0) {
+                  response.write(out.toString());
+                }
+                from = page.next();
+                since = null;
+                if (!page.items().isEmpty() || news) {
+                  read();
+                }
+              });
+    }
+
+    private void fail(Throwable cause) {
+      if (cause instanceof EventLogPages.ExpiredPositionException expired) {
+        ObjectNode error = FloeJson.mapper().createObjectNode();
+        error.put("message", expired.getMessage()).put("type", "GoneException").put("code", 410);
+        response.write("event: error\ndata: " + error + "\n\n");
+        close();
+        return;
+      }
+      LOG.warn(
+          "An event stream ({}) could not read the log: {}", request.requestId(), cause.toString());
+      catalog.vertx().setTimer(1000, id -> read());
+    }
+
+    private void close() {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      unlisten.run();
+      if (keepAlive >= 0) {
+        catalog.vertx().cancelTimer(keepAlive);
+      }
+      if (!response.ended() && !response.closed()) {
+        response.end();
+      }
+      done.tryComplete(HttpResult.STREAMED);
+    }
   }
 
   /**
@@ -196,6 +407,31 @@ final class EventsHandlers {
       }
     }
     return true;
+  }
+
+  /** The filters as query parameters of the stream: the names of the body's fields. */
+  private static EventFilter filter(RequestContext request) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    for (String field : List.of("operation-types", "catalog-objects-by-uuid", "object-types")) {
+      ArrayNode values = body.putArray(field);
+      for (String value : request.queryAll(field)) {
+        for (String part : value.split(",")) {
+          values.add(part);
+        }
+      }
+    }
+    ArrayNode names = body.putArray("catalog-objects-by-name");
+    for (String value : request.queryAll("catalog-objects-by-name")) {
+      ArrayNode levels = names.addArray();
+      for (String level : value.split("\u001f", -1)) {
+        levels.add(level);
+      }
+    }
+    String principal = request.query(PRINCIPAL_FILTER);
+    if (principal != null) {
+      body.putObject("custom-filters").put(PRINCIPAL_FILTER, principal);
+    }
+    return filter(body);
   }
 
   private static EventFilter filter(JsonNode body) {

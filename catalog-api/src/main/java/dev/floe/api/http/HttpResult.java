@@ -18,6 +18,12 @@ public record HttpResult(int status, byte[] body, Map<String, String> headers) {
     return new HttpResult(200, json, Map.of());
   }
 
+  /**
+   * The handler has written the answer itself, as a stream, and ended it (an event stream): the
+   * router only records the outcome.
+   */
+  public static final HttpResult STREAMED = new HttpResult(200, null, Map.of());
+
   public static HttpResult noContent() {
     return new HttpResult(204, null, Map.of());
   }

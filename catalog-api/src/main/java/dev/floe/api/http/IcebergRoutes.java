@@ -33,6 +33,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
 import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.projections.events.EventLogPages;
+import dev.floe.projections.events.EventTail;
 import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.http.HttpMethod;
 import org.apache.iceberg.rest.Endpoint;
@@ -50,6 +51,7 @@ public final class IcebergRoutes {
       AuditLog audit,
       LineageIndex lineage,
       EventLogPages events,
+      EventTail tail,
       ManagementHandlers.AccessSync sync) {
     RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
@@ -60,7 +62,7 @@ public final class IcebergRoutes {
     ViewHandlers views = new ViewHandlers(catalog);
     ManagementHandlers management = new ManagementHandlers(catalog, sync);
     TokenHandlers tokens = new TokenHandlers(catalog, sync);
-    EventsHandlers eventPages = new EventsHandlers(catalog, events);
+    EventsHandlers eventPages = new EventsHandlers(catalog, events, tail);
     Guards.Guard read = Guards.table(Action.READ);
     Guards.Guard write = Guards.table(Action.WRITE);
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
@@ -99,6 +101,7 @@ public final class IcebergRoutes {
     iceberg.add(V1_DELETE_VIEW, write, views::handleDropView);
     iceberg.add(V1_RENAME_VIEW, Guards.RENAME, views::handleRenameView);
     iceberg.add(EventsHandlers.V1_EVENTS, any, eventPages::handleEvents);
+    route.add(GET, "/v1/{prefix}/events/stream", any, eventPages::handleStream);
     iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
     route.add(GET, "/metrics", superuser, membership::handlePrometheus);
     route.add(

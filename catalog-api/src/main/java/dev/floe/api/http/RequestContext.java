@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
@@ -144,6 +145,11 @@ public final class RequestContext {
 
   public String query(String name) {
     return request.getParam(name);
+  }
+
+  /** Every value of a query parameter given several times. */
+  public List<String> queryAll(String name) {
+    return request.params().getAll(name);
   }
 
   public String header(String name) {

@@ -295,6 +295,9 @@ public final class RestRouter {
     }
     HttpResult answer = done.result();
     recordOutcome(context, route, answer.status(), null);
+    if (answer == HttpResult.STREAMED) {
+      return;
+    }
     response.setStatusCode(answer.status());
     if (servedBy != null) {
       response.putHeader("X-Floe-Served-By", servedBy);

@@ -20,8 +20,13 @@ import dev.floe.projections.replay.EventLogReader;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,11 +34,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -299,6 +311,118 @@ class EventsApiIT {
 
   @Test
   @Order(4)
+  void theStreamDeliversACommitWithinASecondAndResumesAfterAnEvent() throws Exception {
+    String query = "?object-types=table&catalog-objects-by-name=ev%1Ft1";
+    try (SseClient live = new SseClient(tokens.get("tess"), query, null)) {
+      live.awaitOpen();
+      long acked = commitTo("t2") + commitTo("t1");
+      JsonNode event = live.next(Duration.ofSeconds(5));
+      long received = System.nanoTime();
+      assertThat(event.path("operation").path("identifier").path("name").asText()).isEqualTo("t1");
+      assertThat(Duration.ofNanos(received - acked))
+          .as("from the commit's acknowledgement to the stream")
+          .isLessThan(Duration.ofSeconds(1));
+      String resumeAfter = live.lastId();
+
+      commitTo("t1");
+      JsonNode second = live.next(Duration.ofSeconds(5));
+      try (SseClient resumed = new SseClient(tokens.get("tess"), query, resumeAfter)) {
+        assertThat(resumed.next(Duration.ofSeconds(5)).path("event-id").asText())
+            .as("the event after the one it resumed from")
+            .isEqualTo(second.path("event-id").asText());
+      }
+      assertThat(live.received()).as("t2 is not tess's to read").hasSize(2);
+    }
+    Response bad =
+        AuthHttp.send(floe.uri(), "GET", EVENTS + "/stream?object-types=function", admin, null);
+    assertThat(bad.status()).isEqualTo(400);
+  }
+
+  /** Commits a property change to ev.&lt;table&gt;; returns when it was acknowledged (nanos). */
+  private static long commitTo(String table) {
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/ev/tables/" + table,
+        admin,
+        "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"at\":\""
+            + System.nanoTime()
+            + "\"}}]}");
+    return table.equals("t1") ? System.nanoTime() : 0;
+  }
+
+  /** A Server-Sent Events client of the stream, reading on a thread of its own. */
+  private static final class SseClient implements AutoCloseable {
+    private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
+    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
+    private final CountDownLatch open = new CountDownLatch(1);
+    private final CompletableFuture<HttpResponse<Stream<String>>> response;
+    private volatile String lastId;
+    private volatile String pendingId;
+
+    SseClient(String token, String query, String lastEventId) {
+      HttpRequest.Builder request =
+          HttpRequest.newBuilder(URI.create(floe.uri() + EVENTS + "/stream" + query))
+              .header("Authorization", "Bearer " + token)
+              .header("Accept", "text/event-stream");
+      if (lastEventId != null) {
+        request.header("Last-Event-ID", lastEventId);
+      }
+      response =
+          HttpClient.newHttpClient()
+              .sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines());
+      response.thenAccept(
+          r -> {
+            assertThat(r.statusCode()).isEqualTo(200);
+            r.body()
+                .forEach(
+                    line -> {
+                      if (line.startsWith(": events of")) {
+                        open.countDown();
+                      } else if (line.startsWith("id: ")) {
+                        pendingId = line.substring(4);
+                      } else if (line.startsWith("data: ")) {
+                        try {
+                          JsonNode event = AuthHttp.JSON.readTree(line.substring(6));
+                          lastId = pendingId;
+                          received.add(event);
+                          events.add(event);
+                        } catch (IOException e) {
+                          throw new IllegalStateException(e);
+                        }
+                      }
+                    });
+          });
+    }
+
+    void awaitOpen() throws InterruptedException {
+      assertThat(open.await(10, TimeUnit.SECONDS)).as("the stream opened").isTrue();
+    }
+
+    JsonNode next(Duration wait) throws InterruptedException {
+      JsonNode event = events.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
+      assertThat(event).as("an event within %s", wait).isNotNull();
+      return event;
+    }
+
+    String lastId() {
+      return lastId;
+    }
+
+    List<JsonNode> received() {
+      return received;
+    }
+
+    @Override
+    public void close() {
+      response.cancel(true);
+      response.thenAccept(r -> r.body().close());
+    }
+  }
+
+  @Test
+  @Order(5)
   void aTokenFromBeforeTheRetentionIsGone() throws Exception {
     String token = page(admin, "{\"page-size\":1}").path("continuation-token").asText();
     try (Admin kafka =

@@ -49,7 +49,17 @@ public final class EventLogPages implements AutoCloseable {
    * A page: its events, the positions to continue from (by partition), and how many events each
    * request read in this page had in all that was read (for {@code request-event-count}).
    */
-  public record Page(List<Item> items, List<Long> next, Map<String, Integer> requestCounts) {}
+  public record Page(
+      List<Item> items,
+      List<Long> next,
+      Map<String, Integer> requestCounts,
+      List<List<Long>> after) {
+
+    /** The positions to continue from right after the {@code index}th event of the page. */
+    public List<Long> after(int index) {
+      return after.get(index);
+    }
+  }
 
   /** A position before the log's retention: its events are gone. */
   public static final class ExpiredPositionException extends RuntimeException {
@@ -102,11 +112,7 @@ public final class EventLogPages implements AutoCloseable {
       int pageSize,
       int scanLimit,
       Predicate<Item> keep) {
-    List<TopicPartition> partitions =
-        consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
-            .map(p -> new TopicPartition(topic, p.partition()))
-            .sorted(Comparator.comparingInt(TopicPartition::partition))
-            .toList();
+    List<TopicPartition> partitions = partitions(consumer);
     Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
     Map<TopicPartition, Long> start = new HashMap<>();
@@ -145,6 +151,7 @@ public final class EventLogPages implements AutoCloseable {
     int scanned = 0;
     int idlePolls = 0;
     List<Item> page = new ArrayList<>();
+    List<List<Long>> after = new ArrayList<>();
     String lastRequest = null;
     while (true) {
       // Every partition not read to its end needs its next event before any is taken.
@@ -184,21 +191,45 @@ public final class EventLogPages implements AutoCloseable {
       read.get(head.partition()).pollFirst();
       if (head.envelope() != null && keep.test(head)) {
         page.add(head);
+        after.add(positions(consumer, partitions, read));
         lastRequest = head.envelope().data().commandId();
       } else if (full) {
         break;
       }
     }
-    Map<Integer, Long> positions = new HashMap<>();
-    for (TopicPartition tp : partitions) {
-      positions.put(tp.partition(), consumer.position(tp));
-    }
+    return new Page(page, positions(consumer, partitions, read), requestCounts, after);
+  }
+
+  /** Where each partition continues: its next queued event, or where its reading stopped. */
+  private static List<Long> positions(
+      KafkaConsumer<String, byte[]> consumer,
+      List<TopicPartition> partitions,
+      Map<Integer, Deque<Item>> read) {
     List<Long> next = new ArrayList<>();
     for (TopicPartition tp : partitions) {
       Item unread = read.get(tp.partition()).peekFirst();
-      next.add(unread != null ? unread.offset() : positions.get(tp.partition()));
+      next.add(unread != null ? unread.offset() : consumer.position(tp));
     }
-    return new Page(page, next, requestCounts);
+    return next;
+  }
+
+  /** The positions of the log's end now: where a stream that starts live continues from. */
+  public List<Long> end() throws InterruptedException {
+    KafkaConsumer<String, byte[]> consumer = borrow();
+    try {
+      List<TopicPartition> partitions = partitions(consumer);
+      Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+      return partitions.stream().map(end::get).toList();
+    } finally {
+      idle.put(consumer);
+    }
+  }
+
+  private List<TopicPartition> partitions(KafkaConsumer<String, byte[]> consumer) {
+    return consumer.partitionsFor(topic, Duration.ofSeconds(30)).stream()
+        .map(p -> new TopicPartition(topic, p.partition()))
+        .sorted(Comparator.comparingInt(TopicPartition::partition))
+        .toList();
   }
 
   private static boolean earlier(Item a, Item b) {
