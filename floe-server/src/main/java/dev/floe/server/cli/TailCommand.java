@@ -48,6 +48,9 @@ public final class TailCommand {
 Usage: floe events tail [--table ns.t] [--namespace ns] [--type floe.table.committed,...]
                         [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
                         [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
+       floe events tail --url http://host:8181 [--token T] [--warehouse default]
+                        [--table ns.t] [--namespace ns] [--type update-table,...]
+                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
        floe audit tail  [--table ns.t] [--principal p] [--status 409,5xx]
                         [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
                         [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
@@ -68,6 +71,12 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
   --kafka           the Kafka cluster (default: the embedded broker of --data-dir)
   --data-dir        the data directory of a `floe serve` on this machine (default ./floe-data)
   --topic-prefix    the prefix of Floe's topic names (default floe.)
+  --url             read a Floe server's events endpoint instead of Kafka: what the token's
+                    principal may read, as the endpoint's events (--type takes its operation
+                    types; --table and --namespace match the object and everything under it)
+  --token           the bearer token for --url (default: $FLOE_TOKEN, else
+                    <data-dir>/admin.token)
+  --warehouse       the warehouse whose events --url reads (default: default)
 """;
 
   /** Renders one record's value, or nothing when a filter leaves it out. */
@@ -94,6 +103,9 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
       out.println(e.getMessage());
       out.print(USAGE);
       return 2;
+    }
+    if (options.url() != null) {
+      return HttpEventsTail.run(options, out);
     }
     Topics topics = new Topics(options.topicPrefix());
     boolean events = "events".equals(what);

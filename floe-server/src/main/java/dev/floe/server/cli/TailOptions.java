@@ -16,6 +16,9 @@ import java.util.Set;
  * @param limit how many matching records to print before stopping, or {@link Long#MAX_VALUE}
  * @param idleTimeout stop when no record arrived for this long, or null to follow forever
  * @param toEnd stop at the end of the log as it was when the tail started
+ * @param url a Floe server whose events endpoint to read instead of Kafka (events only)
+ * @param token the bearer token for {@code url} ({@link ClientToken})
+ * @param warehouse the warehouse whose events {@code url} serves
  */
 record TailOptions(
     String what,
@@ -31,13 +34,20 @@ record TailOptions(
     boolean json,
     long limit,
     Duration idleTimeout,
-    boolean toEnd) {
+    boolean toEnd,
+    String url,
+    String token,
+    String warehouse) {
 
   private static final Set<String> COMMON =
       Set.of("--kafka", "--data-dir", "--topic-prefix", "--table", "--limit", "--timeout-ms");
   private static final Set<String> SWITCHES = Set.of("--from-beginning", "--to-end", "--json");
   private static final Map<String, Set<String>> OWN =
-      Map.of("events", Set.of("--namespace", "--type"), "audit", Set.of("--principal", "--status"));
+      Map.of(
+          "events",
+          Set.of("--namespace", "--type", "--url", "--token", "--warehouse"),
+          "audit",
+          Set.of("--principal", "--status"));
 
   static TailOptions parse(String what, String[] args) {
     if (!OWN.containsKey(what)) {
@@ -52,14 +62,19 @@ record TailOptions(
         flags.getOrDefault("--topic-prefix", "floe."),
         flags.get("--table"),
         flags.get("--namespace"),
-        flags.containsKey("--type") ? eventTypes(flags.get("--type")) : Set.of(),
+        flags.containsKey("--type")
+            ? eventTypes(flags.get("--type"), flags.containsKey("--url"))
+            : Set.of(),
         flags.get("--principal"),
         flags.containsKey("--status") ? statuses(flags.get("--status")) : List.of(),
         flags.containsKey("--from-beginning"),
         flags.containsKey("--json"),
         flags.containsKey("--limit") ? positive("--limit", flags.get("--limit")) : Long.MAX_VALUE,
         timeout == null ? null : Duration.ofMillis(positive("--timeout-ms", timeout)),
-        flags.containsKey("--to-end"));
+        flags.containsKey("--to-end"),
+        flags.get("--url"),
+        flags.get("--token"),
+        flags.getOrDefault("--warehouse", "default"));
   }
 
   /** Flag to value ({@code ""} for switches); a leading {@code tail} is the subcommand's name. */
@@ -104,10 +119,16 @@ record TailOptions(
     throw new IllegalArgumentException(flag + " needs a positive number, not " + value);
   }
 
-  private static Set<String> eventTypes(String value) {
+  /**
+   * Event types ({@code floe.table.committed}), or with {@code --url} the events endpoint's
+   * operation types ({@code update-table}, {@code x-floe.restore-table}).
+   */
+  private static Set<String> eventTypes(String value, boolean operations) {
     Set<String> types = Set.copyOf(Arrays.asList(value.split(",")));
-    // A misspelt type would silently match nothing; refuse it like an unknown flag.
-    types.forEach(EventTypes::classOf);
+    if (!operations) {
+      // A misspelt type would silently match nothing; refuse it like an unknown flag.
+      types.forEach(EventTypes::classOf);
+    }
     return types;
   }
 

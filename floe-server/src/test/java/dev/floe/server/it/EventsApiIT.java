@@ -17,13 +17,17 @@ import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.projections.replay.EventLogReader;
+import dev.floe.server.cli.TailCommand;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -252,7 +256,7 @@ class EventsApiIT {
   }
 
   @Test
-  @Order(3)
+  @Order(5)
   void aTokenSurvivesARestartAndABadOneIsRefused() throws Exception {
     String filter = "{\"object-types\":[\"table\"]";
     JsonNode first = page(admin, filter + ",\"page-size\":500}");
@@ -310,7 +314,7 @@ class EventsApiIT {
   }
 
   @Test
-  @Order(4)
+  @Order(3)
   void theStreamDeliversACommitWithinASecondAndResumesAfterAnEvent() throws Exception {
     String query = "?object-types=table&catalog-objects-by-name=ev%1Ft1";
     try (SseClient live = new SseClient(tokens.get("tess"), query, null)) {
@@ -336,6 +340,65 @@ class EventsApiIT {
     Response bad =
         AuthHttp.send(floe.uri(), "GET", EVENTS + "/stream?object-types=function", admin, null);
     assertThat(bad.status()).isEqualTo(400);
+  }
+
+  @Test
+  @Order(4)
+  void theTailCommandReadsTheEndpointWithoutKafka() throws Exception {
+    ByteArrayOutputStream history = new ByteArrayOutputStream();
+    int exit =
+        TailCommand.run(
+            "events",
+            new String[] {
+              "tail",
+              "--url",
+              floe.uri(),
+              "--token",
+              tokens.get("ada"),
+              "--from-beginning",
+              "--to-end",
+              "--type",
+              "rename-table"
+            },
+            new PrintStream(history, true, StandardCharsets.UTF_8));
+    assertThat(exit).isZero();
+    assertThat(history.toString(StandardCharsets.UTF_8).lines().toList())
+        .singleElement()
+        .satisfies(line -> assertThat(line).contains("rename-table  ev.old -> ev2.moved  by="));
+
+    ByteArrayOutputStream live = new ByteArrayOutputStream();
+    ExecutorService tail = Executors.newSingleThreadExecutor();
+    try {
+      Future<Integer> following =
+          tail.submit(
+              () ->
+                  TailCommand.run(
+                      "events",
+                      new String[] {
+                        "tail",
+                        "--url",
+                        floe.uri(),
+                        "--token",
+                        tokens.get("tess"),
+                        "--limit",
+                        "1",
+                        "--timeout-ms",
+                        "20000"
+                      },
+                      new PrintStream(live, true, StandardCharsets.UTF_8)));
+      // The stream starts at the log's end: commit until the tail has opened and printed.
+      long deadline = System.currentTimeMillis() + 20_000;
+      while (!following.isDone() && System.currentTimeMillis() < deadline) {
+        commitTo("t1");
+        Thread.sleep(300);
+      }
+      assertThat(following.get()).isZero();
+    } finally {
+      tail.shutdownNow();
+    }
+    assertThat(live.toString(StandardCharsets.UTF_8))
+        .contains("update-table  ev.t1  by=")
+        .contains("updates=set-properties");
   }
 
   /** Commits a property change to ev.&lt;table&gt;; returns when it was acknowledged (nanos). */
@@ -422,7 +485,7 @@ class EventsApiIT {
   }
 
   @Test
-  @Order(5)
+  @Order(6)
   void aTokenFromBeforeTheRetentionIsGone() throws Exception {
     String token = page(admin, "{\"page-size\":1}").path("continuation-token").asText();
     try (Admin kafka =

@@ -1,0 +1,234 @@
+package dev.floe.server.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
+import dev.floe.server.logging.ControlCharacters;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * {@code floe events tail --url …}: the catalog's changes from a Floe server's events endpoint
+ * instead of Kafka, so the tail needs no access to the cluster: the live stream ({@code
+ * /events/stream}), or with {@code --to-end} the pages ({@code POST /events}) up to the end. It
+ * prints what the token's principal may read, in the endpoint's shapes.
+ */
+final class HttpEventsTail {
+  private static final String END = "\u0000end";
+
+  private HttpEventsTail() {}
+
+  static int run(TailOptions options, PrintStream out) {
+    String token = ClientToken.resolve(options.token(), options.dataDir());
+    HttpClient client = HttpClient.newHttpClient();
+    String base = options.url().replaceAll("/+$", "") + "/v1/" + encode(options.warehouse());
+    try {
+      if (options.toEnd()) {
+        return options.fromBeginning() ? pages(client, base, token, options, out) : 0;
+      }
+      return stream(client, base, token, options, out);
+    } catch (IOException e) {
+      out.println("Cannot read the events of " + options.url() + ": " + e.getMessage());
+      return 1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 0;
+    }
+  }
+
+  /** Every page from the start of the log to its end, then exits. */
+  private static int pages(
+      HttpClient client, String base, String token, TailOptions options, PrintStream out)
+      throws IOException, InterruptedException {
+    long printed = 0;
+    String continuation = null;
+    while (true) {
+      ObjectNode body = filters(options);
+      body.put("page-size", 1000);
+      if (continuation != null) {
+        body.put("continuation-token", continuation);
+      }
+      HttpResponse<String> response =
+          client.send(
+              request(base + "/events", token)
+                  .header("Content-Type", "application/json")
+                  .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        out.println(
+            "The events endpoint answered " + response.statusCode() + ": " + response.body());
+        return 1;
+      }
+      JsonNode page = FloeJson.mapper().readTree(response.body());
+      if (page.path("events").isEmpty()) {
+        return 0;
+      }
+      for (JsonNode event : page.path("events")) {
+        out.println(options.json() ? event.toString() : line(event));
+        if (++printed >= options.limit()) {
+          return 0;
+        }
+      }
+      continuation = page.path("continuation-token").asText();
+    }
+  }
+
+  /** The live stream, until the limit, the idle timeout, or an interrupt. */
+  private static int stream(
+      HttpClient client, String base, String token, TailOptions options, PrintStream out)
+      throws IOException, InterruptedException {
+    StringBuilder query = new StringBuilder();
+    filters(options)
+        .fields()
+        .forEachRemaining(
+            field -> {
+              if (field.getKey().equals("catalog-objects-by-name")) {
+                for (JsonNode name : field.getValue()) {
+                  List<String> levels = new ArrayList<>();
+                  name.forEach(level -> levels.add(level.asText()));
+                  param(query, field.getKey(), String.join("\u001f", levels));
+                }
+              } else {
+                for (JsonNode value : field.getValue()) {
+                  param(query, field.getKey(), value.asText());
+                }
+              }
+            });
+    if (options.fromBeginning()) {
+      param(query, "since-timestamp-ms", "0");
+    }
+    HttpResponse<Stream<String>> response =
+        client.send(
+            request(base + "/events/stream" + query, token)
+                .header("Accept", "text/event-stream")
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofLines());
+    if (response.statusCode() != 200) {
+      StringBuilder body = new StringBuilder();
+      response.body().limit(20).forEach(body::append);
+      out.println("The events endpoint answered " + response.statusCode() + ": " + body);
+      return 1;
+    }
+    BlockingQueue<String> data = new LinkedBlockingQueue<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (Stream<String> lines = response.body()) {
+                lines.filter(l -> l.startsWith("data: ")).forEach(l -> data.add(l.substring(6)));
+              } catch (RuntimeException e) {
+                // the stream ended or was closed
+              }
+              data.add(END);
+            },
+            "floe-events-tail-http");
+    reader.setDaemon(true);
+    reader.start();
+    long printed = 0;
+    while (printed < options.limit()) {
+      String next =
+          options.idleTimeout() == null
+              ? data.take()
+              : data.poll(options.idleTimeout().toMillis(), TimeUnit.MILLISECONDS);
+      if (next == null || next.equals(END)) {
+        break;
+      }
+      JsonNode event = FloeJson.mapper().readTree(next);
+      out.println(options.json() ? event.toString() : line(event));
+      printed++;
+    }
+    response.body().close();
+    return 0;
+  }
+
+  /** The tail's filters as the endpoint's: {@code --table}, {@code --namespace}, {@code --type}. */
+  private static ObjectNode filters(TailOptions options) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    ArrayNode names = FloeJson.mapper().createArrayNode();
+    for (String name : new String[] {options.table(), options.namespace()}) {
+      if (name != null) {
+        ArrayNode levels = names.addArray();
+        for (String level : name.split("\\.")) {
+          levels.add(level);
+        }
+      }
+    }
+    if (!names.isEmpty()) {
+      body.set("catalog-objects-by-name", names);
+    }
+    if (!options.types().isEmpty()) {
+      ArrayNode types = body.putArray("operation-types");
+      options.types().stream().sorted().forEach(types::add);
+    }
+    return body;
+  }
+
+  /** One event, readable: time, operation, what it is about, who, and its request. */
+  static String line(JsonNode event) {
+    JsonNode op = event.path("operation");
+    List<String> fields = new ArrayList<>();
+    fields.add(Instant.ofEpochMilli(event.path("timestamp-ms").asLong()).toString());
+    fields.add(op.path("operation-type").asText());
+    if (op.has("source")) {
+      fields.add(name(op.path("source")) + " -> " + name(op.path("destination")));
+    } else if (op.has("identifier")) {
+      fields.add(name(op.path("identifier")));
+    } else if (op.has("namespace")) {
+      fields.add(levels(op.path("namespace")));
+    } else if (op.has("location")) {
+      fields.add(op.path("location").asText());
+    }
+    fields.add("by=" + event.path("actor").path("id").asText("?"));
+    fields.add("req=" + event.path("request-id").asText());
+    if (op.has("updates") && op.path("operation-type").asText().startsWith("update-")) {
+      List<String> actions = new ArrayList<>();
+      op.path("updates").forEach(u -> actions.add(u.path("action").asText("?")));
+      fields.add("updates=" + String.join(",", actions));
+    }
+    // Names and principals hold what callers sent: one event, one line.
+    return ControlCharacters.escape(String.join("  ", fields));
+  }
+
+  private static String name(JsonNode identifier) {
+    String namespace = levels(identifier.path("namespace"));
+    String table = identifier.path("name").asText();
+    return namespace.isEmpty() ? table : namespace + "." + table;
+  }
+
+  private static String levels(JsonNode namespace) {
+    List<String> levels = new ArrayList<>();
+    namespace.forEach(level -> levels.add(level.asText()));
+    return String.join(".", levels);
+  }
+
+  private static HttpRequest.Builder request(String uri, String token) {
+    HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(uri));
+    if (token != null) {
+      builder.header("Authorization", "Bearer " + token);
+    }
+    return builder;
+  }
+
+  private static void param(StringBuilder query, String name, String value) {
+    query.append(query.length() == 0 ? '?' : '&').append(name).append('=').append(encode(value));
+  }
+
+  private static String encode(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+}
