@@ -2,6 +2,7 @@ package dev.floe.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.client.Uuid7;
 import dev.floe.events.event.TableCommittedEvent;
@@ -128,7 +129,30 @@ class MultiInstanceIT {
           .isEqualTo(location);
 
       aTokenCreationRetriedOnTheOtherInstanceNamesTheTokenToRevoke(a, b);
+      anEventsTokenOfOneInstanceWorksOnTheOther(http, a, b);
     }
+  }
+
+  /**
+   * The events endpoint's continuation token is signed with the secret the instances share: a
+   * client may page on one instance and go on on the other, and gets what it would have got there.
+   */
+  private static void anEventsTokenOfOneInstanceWorksOnTheOther(
+      HttpClient http, FloeProcess a, FloeProcess b) throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    String filter = "\"object-types\":[\"table\"],\"page-size\":5";
+    JsonNode firstPage =
+        json.readTree(post(http, a.uri() + "/v1/default/events", "{" + filter + "}", null).body());
+    String token = firstPage.path("continuation-token").asText();
+    String next = "{" + filter + ",\"continuation-token\":\"" + token + "\"}";
+    HttpResponse<String> onA = post(http, a.uri() + "/v1/default/events", next, null);
+    HttpResponse<String> onB = post(http, b.uri() + "/v1/default/events", next, null);
+    assertThat(onB.statusCode()).as(onB.body()).isEqualTo(200);
+    assertThat(firstPage.path("events")).hasSize(5);
+    assertThat(json.readTree(onB.body()).path("events"))
+        .as("the next page, on the other instance")
+        .isEqualTo(json.readTree(onA.body()).path("events"))
+        .isNotEmpty();
   }
 
   /**
@@ -235,12 +259,14 @@ class MultiInstanceIT {
 
   private static HttpResponse<String> post(HttpClient http, String url, String body, String key)
       throws Exception {
-    return http.send(
+    HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url))
-            .header("Idempotency-Key", key)
-            .POST(HttpRequest.BodyPublishers.ofString(body))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body));
+    if (key != null) {
+      request.header("Idempotency-Key", key);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
   }
 
   /** B joins the group after A: wait for the rebalance that gives it its partitions to settle. */
