@@ -19,6 +19,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
 import io.vertx.core.http.HttpServerResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -29,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.apache.iceberg.rest.Endpoint;
 import org.slf4j.Logger;
@@ -78,6 +81,11 @@ final class EventsHandlers {
   private final CatalogContext catalog;
   private final EventLogPages pages;
   private final EventTail tail;
+  private final AtomicInteger waiting = new AtomicInteger();
+  private WorkerExecutor executor;
+
+  /** The most requests that may wait for the log's readers at once. */
+  static final int MAX_WAITING = 64;
 
   EventsHandlers(CatalogContext catalog, EventLogPages pages, EventTail tail) {
     this.catalog = catalog;
@@ -122,14 +130,20 @@ final class EventsHandlers {
         new Query(
             text(body, "continuation-token"),
             pageSize(body),
-            body.hasNonNull("since-timestamp-ms") ? longValue(body, "since-timestamp-ms") : null,
+            since(
+                body.hasNonNull("since-timestamp-ms")
+                    ? longValue(body, "since-timestamp-ms")
+                    : null),
             filter(body));
     Prepared prepared = prepare(request, query);
     Map<Item, CatalogObjectEvent> served = new IdentityHashMap<>();
-    Predicate<Item> keep = keep(prepared, catalog.access(), served);
-    return catalog
-        .read(
-            () -> pages.read(prepared.from(), prepared.since(), query.pageSize(), SCAN_LIMIT, keep))
+    AccessSnapshot access = catalog.access();
+    Predicate<Item> keep = keep(prepared, access, served);
+    Predicate<Item> counted = visible(prepared, access);
+    return onReaders(
+            () ->
+                pages.read(
+                    prepared.from(), prepared.since(), query.pageSize(), SCAN_LIMIT, keep, counted))
         .recover(EventsHandlers::gone)
         .map(
             page -> {
@@ -159,7 +173,7 @@ final class EventsHandlers {
     Long sinceMs = null;
     if (since != null) {
       try {
-        sinceMs = Long.parseLong(since);
+        sinceMs = since(Long.parseLong(since));
       } catch (NumberFormatException e) {
         throw ApiException.badRequest("Invalid since-timestamp-ms: expected an integer");
       }
@@ -169,7 +183,7 @@ final class EventsHandlers {
     Future<List<Long>> start =
         prepared.from() != null || prepared.since() != null
             ? Future.succeededFuture(prepared.from())
-            : catalog.read(pages::end);
+            : onReaders(pages::end);
     Promise<HttpResult> done = Promise.promise();
     start
         .onSuccess(from -> new Stream(request, prepared, from, done).begin())
@@ -199,6 +213,45 @@ final class EventsHandlers {
     };
   }
 
+  /**
+   * The events the caller may see, whatever the filters: what {@code request-event-count} counts,
+   * so the count never tells of a change to something the caller may not read.
+   */
+  private static Predicate<Item> visible(Prepared prepared, AccessSnapshot access) {
+    return item -> {
+      CatalogObjectEvent event;
+      try {
+        event = CatalogObjectEvent.of(item.envelope().data());
+      } catch (IllegalArgumentException e) {
+        return false;
+      }
+      return inWarehouse(event, prepared.warehouse(), prepared.caller(), access)
+          && mayRead(event, prepared.warehouse(), prepared.caller(), access);
+    };
+  }
+
+  /**
+   * Runs a read of the log on the endpoint's own threads, one per reader, so requests waiting for a
+   * reader never hold the threads every other read of the catalog runs on; beyond {@link
+   * #MAX_WAITING} waiting requests, 503 at once.
+   */
+  private <T> Future<T> onReaders(Callable<T> read) {
+    if (waiting.incrementAndGet() > MAX_WAITING) {
+      waiting.decrementAndGet();
+      return Future.failedFuture(
+          ApiException.serviceUnavailable(
+              "Too many requests are waiting for the event log's readers: retry later"));
+    }
+    return executor().<T>executeBlocking(read, false).onComplete(done -> waiting.decrementAndGet());
+  }
+
+  private synchronized WorkerExecutor executor() {
+    if (executor == null) {
+      executor = catalog.vertx().createSharedWorkerExecutor("floe-events", pages.readers());
+    }
+    return executor;
+  }
+
   private static ObjectNode json(Item item, CatalogObjectEvent event, EventLogPages.Page page) {
     EventEnvelope envelope = item.envelope();
     return CatalogObjectEvent.json(
@@ -206,10 +259,13 @@ final class EventsHandlers {
   }
 
   private static <T> Future<T> gone(Throwable failure) {
-    return Future.failedFuture(
-        failure instanceof EventLogPages.ExpiredPositionException expired
-            ? new ApiException(ErrorType.GONE, expired.getMessage())
-            : failure);
+    if (failure instanceof EventLogPages.ExpiredPositionException expired) {
+      return Future.failedFuture(new ApiException(ErrorType.GONE, expired.getMessage()));
+    }
+    if (failure instanceof EventLogPages.BusyException busy) {
+      return Future.failedFuture(ApiException.serviceUnavailable(busy.getMessage()));
+    }
+    return Future.failedFuture(failure);
   }
 
   private Prepared prepare(RequestContext request, Query query) {
@@ -312,9 +368,12 @@ final class EventsHandlers {
       news = false;
       Map<Item, CatalogObjectEvent> served = new IdentityHashMap<>();
       Prepared now = prepared.at(from, since);
-      Predicate<Item> keep = keep(now, catalog.access(), served);
-      catalog
-          .read(() -> pages.read(now.from(), now.since(), STREAM_PAGE_SIZE, SCAN_LIMIT, keep))
+      AccessSnapshot access = catalog.access();
+      Predicate<Item> keep = keep(now, access, served);
+      Predicate<Item> counted = visible(now, access);
+      onReaders(
+              () ->
+                  pages.read(now.from(), now.since(), STREAM_PAGE_SIZE, SCAN_LIMIT, keep, counted))
           .onComplete(
               result -> {
                 reading = false;
@@ -451,12 +510,13 @@ final class EventsHandlers {
         throw ApiException.badRequest("Invalid catalog-objects-by-uuid: %s is not a uuid", uuid);
       }
     }
-    List<List<String>> names = new ArrayList<>();
+    Set<List<String>> names = new HashSet<>();
     JsonNode byName = body.get("catalog-objects-by-name");
     if (byName != null && !byName.isNull()) {
       if (!byName.isArray()) {
         throw ApiException.badRequest("Invalid catalog-objects-by-name: expected an array");
       }
+      requireFew("catalog-objects-by-name", byName.size());
       for (JsonNode name : byName) {
         if (!name.isArray() || name.isEmpty()) {
           throw ApiException.badRequest(
@@ -496,6 +556,16 @@ final class EventsHandlers {
     return new EventFilter(operationTypes, names, uuids, objectTypes, principals);
   }
 
+  /** The most values one filter may hold: a filter is looked up for every event a page reads. */
+  static final int MAX_FILTER_VALUES = 100;
+
+  private static void requireFew(String field, int values) {
+    if (values > MAX_FILTER_VALUES) {
+      throw ApiException.badRequest(
+          "Invalid %s: at most %d values, not %d", field, MAX_FILTER_VALUES, values);
+    }
+  }
+
   private static int pageSize(JsonNode body) {
     if (!body.hasNonNull("page-size")) {
       return DEFAULT_PAGE_SIZE;
@@ -505,6 +575,15 @@ final class EventsHandlers {
       throw ApiException.badRequest("Invalid page-size: %d (must be at least 1)", requested);
     }
     return (int) Math.min(requested, MAX_PAGE_SIZE);
+  }
+
+  /** A start time: milliseconds since the epoch, not before it. */
+  private static Long since(Long ms) {
+    if (ms != null && ms < 0) {
+      throw ApiException.badRequest(
+          "Invalid since-timestamp-ms: %d (milliseconds since the epoch, at least 0)", ms);
+    }
+    return ms;
   }
 
   private static long longValue(JsonNode body, String field) {
@@ -524,6 +603,7 @@ final class EventsHandlers {
     if (!node.isArray()) {
       throw ApiException.badRequest("Invalid %s: expected an array of strings", field);
     }
+    requireFew(field, node.size());
     for (JsonNode value : node) {
       if (!value.isTextual() || value.asText().isEmpty()) {
         throw ApiException.badRequest("Invalid %s: expected an array of strings", field);

@@ -26,16 +26,16 @@ import java.util.TreeSet;
  */
 public record EventFilter(
     Set<String> operationTypes,
-    List<List<String>> names,
+    Set<List<String>> names,
     Set<String> uuids,
     Set<String> objectTypes,
     Set<String> principals) {
   public static final EventFilter NONE =
-      new EventFilter(Set.of(), List.of(), Set.of(), Set.of(), Set.of());
+      new EventFilter(Set.of(), Set.of(), Set.of(), Set.of(), Set.of());
 
   public EventFilter {
     operationTypes = Set.copyOf(operationTypes);
-    names = names.stream().map(List::copyOf).toList();
+    names = Set.copyOf(names.stream().map(List::copyOf).toList());
     uuids = Set.copyOf(uuids);
     objectTypes = Set.copyOf(objectTypes);
     principals = Set.copyOf(principals);
@@ -57,14 +57,17 @@ public record EventFilter(
       return false;
     }
     if (!names.isEmpty()) {
-      return event.names().stream()
-          .anyMatch(name -> names.stream().anyMatch(p -> isPrefix(p, name)));
+      // Each of the name's prefixes looked up: as cheap for many names as for one.
+      for (List<String> name : event.names()) {
+        for (int length = 1; length <= name.size(); length++) {
+          if (names.contains(name.subList(0, length))) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
     return true;
-  }
-
-  private static boolean isPrefix(List<String> prefix, List<String> name) {
-    return prefix.size() <= name.size() && name.subList(0, prefix.size()).equals(prefix);
   }
 
   /**

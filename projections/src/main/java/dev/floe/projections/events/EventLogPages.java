@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class EventLogPages implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(EventLogPages.class);
-  private static final Duration POLL = Duration.ofMillis(100);
+  private static final Duration POLL = Duration.ofMillis(50);
 
   /** An event as read, with where it was read. */
   public record Item(int partition, long offset, long timestampMs, EventEnvelope envelope) {}
@@ -60,6 +61,16 @@ public final class EventLogPages implements AutoCloseable {
       return after.get(index);
     }
   }
+
+  /** Every reader stayed busy: the request is refused rather than queued without end. */
+  public static final class BusyException extends RuntimeException {
+    public BusyException(String message) {
+      super(message);
+    }
+  }
+
+  /** How long a page waits for a free reader before it is refused. */
+  public static final Duration WAIT = Duration.ofSeconds(10);
 
   /** A position before the log's retention: its events are gone. */
   public static final class ExpiredPositionException extends RuntimeException {
@@ -85,6 +96,11 @@ public final class EventLogPages implements AutoCloseable {
     this.idle = new ArrayBlockingQueue<>(readers);
   }
 
+  /** How many consumers the instance may open for pages. */
+  public int readers() {
+    return readers;
+  }
+
   /**
    * Reads one page.
    *
@@ -92,13 +108,22 @@ public final class EventLogPages implements AutoCloseable {
    *     {@code sinceMs}
    * @param sinceMs with no {@code from}: start at the first event accepted at or after this time
    * @param keep which events the page holds; the others are passed over
+   * @param counted which events count in a request's {@code request-event-count} (those the caller
+   *     may see, whether or not the filters keep them)
    * @throws ExpiredPositionException when a position is before what the log still holds
+   * @throws BusyException when every reader stayed busy for {@link #WAIT}
    */
-  public Page read(List<Long> from, Long sinceMs, int pageSize, int scanLimit, Predicate<Item> keep)
+  public Page read(
+      List<Long> from,
+      Long sinceMs,
+      int pageSize,
+      int scanLimit,
+      Predicate<Item> keep,
+      Predicate<Item> counted)
       throws InterruptedException {
     KafkaConsumer<String, byte[]> consumer = borrow();
     try {
-      return read(consumer, from, sinceMs, pageSize, scanLimit, keep);
+      return read(consumer, from, sinceMs, pageSize, scanLimit, keep, counted);
     } finally {
       consumer.unsubscribe();
       idle.put(consumer);
@@ -111,7 +136,8 @@ public final class EventLogPages implements AutoCloseable {
       Long sinceMs,
       int pageSize,
       int scanLimit,
-      Predicate<Item> keep) {
+      Predicate<Item> keep,
+      Predicate<Item> counted) {
     List<TopicPartition> partitions = partitions(consumer);
     Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
@@ -160,7 +186,7 @@ public final class EventLogPages implements AutoCloseable {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(POLL)) {
           scanned++;
           Item item = item(record);
-          if (item.envelope() != null) {
+          if (item.envelope() != null && counted.test(item)) {
             requestCounts.merge(item.envelope().data().commandId(), 1, Integer::sum);
           }
           read.get(record.partition()).add(item);
@@ -290,13 +316,20 @@ public final class EventLogPages implements AutoCloseable {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 500);
+        // A page takes what is there, and never waits for more to arrive.
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
         KafkaConsumer<String, byte[]> fresh =
             new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         all.add(fresh);
         return fresh;
       }
     }
-    return idle.take();
+    KafkaConsumer<String, byte[]> freed = idle.poll(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+    if (freed == null) {
+      throw new BusyException(
+          "Every reader of the event log stayed busy for " + WAIT.toSeconds() + " s: retry later");
+    }
+    return freed;
   }
 
   @Override

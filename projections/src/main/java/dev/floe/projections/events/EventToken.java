@@ -8,17 +8,20 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
-import javax.crypto.Mac;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The continuation token of the events endpoint: where the reader is in {@code floe.events} (the
- * next offset of every partition), for which warehouse and which filters, signed with the secret
+ * next offset of every partition), for which warehouse and which filters, sealed with the secret
  * the instances share, so it works on any instance and across restarts, and a token that was
- * altered or made up is refused rather than read from.
+ * altered or made up is refused rather than read from. The caller cannot read it.
  *
  * @param warehouse the warehouse whose events it pages through
  * @param filters the digest of the filters it was issued for ({@link EventFilter#digest})
@@ -26,6 +29,11 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public record EventToken(String warehouse, String filters, List<Long> positions) {
   private static final int VERSION = 1;
+  private static final String PREFIX = "v1.";
+  private static final int PAD = 64;
+  private static final int NONCE_BYTES = 12;
+  private static final int TAG_BITS = 128;
+  private static final SecureRandom RANDOM = new SecureRandom();
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
@@ -40,37 +48,57 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     }
   }
 
-  /** The token as the endpoint hands it out: payload and signature, both base64url. */
-  public String encode(byte[] key) {
+  /**
+   * The token as the endpoint hands it out: the payload padded to a multiple of 64 bytes and
+   * encrypted with AES-GCM under a key derived from the instances' secret, so it reads as nothing
+   * (not how far the log has grown, nor which partition an object's events are on) and any change
+   * to it is detected.
+   */
+  public String encode(byte[] secret) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
     body.put("v", VERSION);
     body.put("w", warehouse);
     body.put("f", filters);
     ArrayNode offsets = body.putArray("p");
     positions.forEach(offsets::add);
-    byte[] payload = FloeJson.toBytes(body);
-    return ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(sign(payload, key));
+    byte[] json = FloeJson.toBytes(body);
+    byte[] padded = Arrays.copyOf(json, (json.length / PAD + 1) * PAD);
+    Arrays.fill(padded, json.length, padded.length, (byte) ' ');
+    byte[] nonce = new byte[NONCE_BYTES];
+    RANDOM.nextBytes(nonce);
+    byte[] sealed = cipher(Cipher.ENCRYPT_MODE, secret, nonce, padded);
+    byte[] token = Arrays.copyOf(nonce, NONCE_BYTES + sealed.length);
+    System.arraycopy(sealed, 0, token, NONCE_BYTES, sealed.length);
+    return PREFIX + ENCODER.encodeToString(token);
   }
 
   /**
    * Reads a token handed out by {@link #encode}.
    *
-   * @throws InvalidTokenException when it is malformed or its signature does not match
+   * @throws InvalidTokenException when it is malformed, altered, or sealed with another secret
    */
-  public static EventToken decode(String token, byte[] key) {
-    int dot = token.indexOf('.');
-    if (dot <= 0 || dot != token.lastIndexOf('.') || token.length() > 64 * 1024) {
+  public static EventToken decode(String token, byte[] secret) {
+    if (!token.startsWith(PREFIX) || token.length() > 64 * 1024) {
       throw new InvalidTokenException("Malformed continuation-token");
     }
-    byte[] payload;
-    byte[] signature;
+    byte[] bytes;
     try {
-      payload = DECODER.decode(token.substring(0, dot));
-      signature = DECODER.decode(token.substring(dot + 1));
+      bytes = DECODER.decode(token.substring(PREFIX.length()));
     } catch (IllegalArgumentException e) {
       throw new InvalidTokenException("Malformed continuation-token");
     }
-    if (!MessageDigest.isEqual(sign(payload, key), signature)) {
+    if (bytes.length < NONCE_BYTES + TAG_BITS / 8) {
+      throw new InvalidTokenException("Malformed continuation-token");
+    }
+    byte[] payload;
+    try {
+      payload =
+          cipher(
+              Cipher.DECRYPT_MODE,
+              secret,
+              Arrays.copyOf(bytes, NONCE_BYTES),
+              Arrays.copyOfRange(bytes, NONCE_BYTES, bytes.length));
+    } catch (IllegalStateException e) {
       throw new InvalidTokenException(
           "The continuation-token was not issued by this catalog, or was altered");
     }
@@ -80,7 +108,7 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     } catch (IOException e) {
       throw new InvalidTokenException("Malformed continuation-token");
     }
-    if (body.path("v").asInt() != VERSION || !body.path("p").isArray()) {
+    if (body == null || body.path("v").asInt() != VERSION || !body.path("p").isArray()) {
       throw new InvalidTokenException("Unknown continuation-token version");
     }
     List<Long> positions = new ArrayList<>();
@@ -93,14 +121,22 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     return new EventToken(body.path("w").asText(), body.path("f").asText(), positions);
   }
 
-  private static byte[] sign(byte[] payload, byte[] key) {
+  private static byte[] cipher(int mode, byte[] secret, byte[] nonce, byte[] input) {
     try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      mac.update("floe-events-token:".getBytes(StandardCharsets.UTF_8));
-      return mac.doFinal(payload);
+      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+      cipher.init(mode, key(secret), new GCMParameterSpec(TAG_BITS, nonce));
+      cipher.updateAAD(PREFIX.getBytes(StandardCharsets.UTF_8));
+      return cipher.doFinal(input);
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
+      throw new IllegalStateException(
+          "Cannot " + (mode == Cipher.ENCRYPT_MODE ? "seal" : "open") + " a continuation-token", e);
     }
+  }
+
+  /** The token key: derived from the instances' secret, for this use only. */
+  private static SecretKeySpec key(byte[] secret) throws GeneralSecurityException {
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    sha.update("floe-events-token-key:".getBytes(StandardCharsets.UTF_8));
+    return new SecretKeySpec(sha.digest(secret), "AES");
   }
 }
