@@ -24,10 +24,13 @@ record BenchCommand(
 
   /**
    * A catalog to measure, as named on the command line ({@code spec}); nothing is contacted yet.
+   * {@code serverPid}, from a {@code pid-file=PATH}, is its process on this machine, whose CPU time
+   * the workloads that report CPU per operation read; null when not given.
    */
-  record Target(String spec, String name, String uri, String warehouse, String token) {
+  record Target(
+      String spec, String name, String uri, String warehouse, String token, Long serverPid) {
     RestTarget connect() {
-      return new RestTarget(name, uri, warehouse, token);
+      return new RestTarget(name, uri, warehouse, token, serverPid);
     }
 
     /** The command line's words, which name the token's file, never the token. */
@@ -39,10 +42,11 @@ record BenchCommand(
 
   static final String USAGE =
       """
-      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH]] [--target ...]
-                        [--duration 15] [--warmup 20] [--clients 4] [--width 4] [--depth 2]
-                        [--tables 5] [--properties 3] [--open-loop-rate 200]
+      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]]
+                        [--target ...] [--duration 15] [--warmup 20] [--clients 4] [--width 4]
+                        [--depth 2] [--tables 5] [--properties 3] [--open-loop-rate 200]
                         [--big-snapshots 10000] [--many-tables 10000] [--hot-writers 4,16,32]
+                        [--events 10000] [--event-page-sizes 10,100,1000]
                         [--only WORKLOAD,...] [--json out.json] [--report out.md] [--notes notes.md]
 
         Runs the same workloads against every target (any Iceberg REST catalog), alternating
@@ -50,6 +54,12 @@ record BenchCommand(
         measured for --duration seconds with --clients threads. Figures go to --json (else to
         standard output) and, with --report, into a Markdown report. bench/run.sh runs it against
         Floe and Iceberg's reference server and writes docs/benchmarks.md.
+
+        pid-file names a file holding the target's process id on this machine: workloads that
+        report the server's CPU per operation (events) read its CPU time from /proc.
+        events writes --events changes (half single-table commits, half transactions of 10
+        tables), then reads them all through POST /v1/{prefix}/events at each page size of
+        --event-page-sizes; a target whose /v1/config lists no events endpoint is marked n/a.
 
         Workloads (create-tree, the namespaces and tables the others use, is always measured
         first): %s
@@ -66,9 +76,10 @@ record BenchCommand(
           "warmup",
           "open-loop-rate",
           "big-snapshots",
-          "many-tables");
+          "many-tables",
+          "events");
   private static final Set<String> OTHERS =
-      Set.of("hot-writers", "only", "json", "report", "notes");
+      Set.of("hot-writers", "event-page-sizes", "only", "json", "report", "notes");
 
   /** The usage text, with the names of the workloads a run with the default writers measures. */
   static String usage() {
@@ -110,7 +121,9 @@ record BenchCommand(
             number(options, "open-loop-rate", 200),
             number(options, "big-snapshots", 10_000),
             number(options, "many-tables", 10_000),
-            numbers("hot-writers", options.getOrDefault("hot-writers", "4,16,32")));
+            numbers("hot-writers", options.getOrDefault("hot-writers", "4,16,32")),
+            number(options, "events", 10_000),
+            numbers("event-page-sizes", options.getOrDefault("event-page-sizes", "10,100,1000")));
     List<String> only = options.containsKey("only") ? names(options.get("only")) : List.of();
     List<String> known = Workloads.names(settings.hotWriters());
     for (String workload : only) {
@@ -131,29 +144,44 @@ record BenchCommand(
         List.copyOf(targets), Collections.unmodifiableMap(options), settings, only);
   }
 
-  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH]]}. */
+  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]]}. */
   private static Target target(String spec) {
     int equals = spec.indexOf('=');
-    String[] rest = spec.substring(equals + 1).split(",", 3);
+    String[] rest = spec.substring(equals + 1).split(",");
     if (equals <= 0 || !(rest[0].startsWith("http://") || rest[0].startsWith("https://"))) {
       throw new IllegalArgumentException(
-          "A --target is NAME=URI[,WAREHOUSE[,token-file=PATH]] with an http(s) URI, got " + spec);
+          "A --target is NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]] with an http(s)"
+              + " URI, got "
+              + spec);
     }
     String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
     String token = null;
-    if (rest.length > 2) {
-      if (!rest[2].startsWith("token-file=")) {
+    Long pid = null;
+    for (int i = 2; i < rest.length; i++) {
+      if (rest[i].startsWith("token-file=") && token == null) {
+        Path file = Path.of(rest[i].substring("token-file=".length()));
+        try {
+          token = Files.readString(file).trim();
+        } catch (IOException e) {
+          throw new IllegalArgumentException("Cannot read the token file " + file + ": " + e, e);
+        }
+      } else if (rest[i].startsWith("pid-file=") && pid == null) {
+        Path file = Path.of(rest[i].substring("pid-file=".length()));
+        try {
+          pid = Long.parseLong(Files.readString(file).trim());
+        } catch (IOException | NumberFormatException e) {
+          throw new IllegalArgumentException(
+              "Cannot read a process id from the pid file " + file + ": " + e, e);
+        }
+      } else {
         throw new IllegalArgumentException(
-            "Expected token-file=PATH after the warehouse in " + spec);
-      }
-      Path file = Path.of(rest[2].substring("token-file=".length()));
-      try {
-        token = Files.readString(file).trim();
-      } catch (IOException e) {
-        throw new IllegalArgumentException("Cannot read the token file " + file + ": " + e, e);
+            "Expected token-file=PATH or pid-file=PATH (each once) after the warehouse in "
+                + spec
+                + ", got "
+                + rest[i]);
       }
     }
-    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token);
+    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token, pid);
   }
 
   private static int number(Map<String, String> options, String name, int fallback) {

@@ -28,6 +28,15 @@ final class Report {
       System.out.print(md);
       return;
     }
+    if (args[0].equals("--events")) {
+      // The events workload of a run of its own (floe bench --only events): the run and its table.
+      JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
+      StringBuilder md = new StringBuilder();
+      header(md, run);
+      events(md, run.path("results"));
+      System.out.print(md);
+      return;
+    }
     JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[0])));
     if (args.length > 1) {
       ObjectNode floor = (ObjectNode) RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
@@ -84,6 +93,9 @@ final class Report {
     md.append("|---|---:|---:|---:|---|---|---|---|\n");
     for (Iterator<String> it = results.path(floe).fieldNames(); it.hasNext(); ) {
       String workload = it.next();
+      if (workload.equals(Workloads.EVENTS)) {
+        continue; // a table of its own (events)
+      }
       JsonNode a = results.path(floe).path(workload);
       JsonNode b = results.path(peer).path(workload);
       md.append("| ")
@@ -119,6 +131,10 @@ final class Report {
             + " hand.\n\n");
     header(md, run);
     table(md, results);
+    if (results.path(floe).has(Workloads.EVENTS)) {
+      md.append("\n## Reading the event log (`events`)\n\n");
+      events(md, results);
+    }
     md.append("\n## Targets (issue #9)\n\n");
     md.append("| target | measured | verdict |\n|---|---|---|\n");
     JsonNode f = results.path(floe);
@@ -197,6 +213,109 @@ final class Report {
     md.append('\n');
     md.append(notes);
     return md.toString();
+  }
+
+  /**
+   * The {@code events} workload ({@link EventsRead}): per catalog and page size, events served per
+   * second, request latencies and CPU per 1,000 events; a catalog with no events endpoint is marked
+   * n/a, with no figure.
+   */
+  static void events(StringBuilder md, JsonNode results) {
+    List<String> names = new ArrayList<>();
+    results.fieldNames().forEachRemaining(names::add);
+    for (String name : names) {
+      JsonNode fill = results.path(name).path(Workloads.EVENTS).path("fill");
+      if (fill.isObject()) {
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "%s: %d events written first (%d single-table commits and %d transactions of %d"
+                    + " tables, %d clients: %s events/s written, %d errors), then read from a"
+                    + " token taken at the log's end before them to the log's end again",
+                name,
+                results.path(name).path(Workloads.EVENTS).path("eventsWritten").asLong(),
+                fill.path("commits").asLong(),
+                fill.path("transactions").asLong(),
+                fill.path("tablesPerTransaction").asLong(),
+                fill.path("clients").asLong(),
+                num(fill.path("eventsPerSecond").asDouble()),
+                fill.path("errors").asLong()));
+        md.append(
+            " (an empty `events` ends a pass), by one reader following `continuation-token`, in"
+                + " whole passes. Latencies are per request, in milliseconds. CPU is the"
+                + " catalog process's user + system time (/proc, every thread, its embedded Kafka"
+                + " broker included) over the measured passes, per 1,000 events served, and in"
+                + " cores; the benchmark client's own beside it.\n\n");
+      }
+    }
+    md.append(
+        "| catalog | page size | events/s | requests/s | p50 / p95 / p99 / max | server CPU ms"
+            + " per 1,000 events (cores) | bench CPU ms per 1,000 events | largest page |"
+            + " passes × events | errors |\n");
+    md.append("|---|---:|---:|---:|---|---:|---:|---:|---|---:|\n");
+    for (String name : names) {
+      JsonNode events = results.path(name).path(Workloads.EVENTS);
+      if (events.isMissingNode()) {
+        continue;
+      }
+      if (!events.path("served").asBoolean()) {
+        md.append("| ")
+            .append(name)
+            .append(" | all | n/a: ")
+            .append(name)
+            .append(" serves no events endpoint (")
+            .append(events.path("why").asText())
+            .append(") | — | — | — | — | — | — | — |\n");
+        continue;
+      }
+      long written = events.path("eventsWritten").asLong();
+      for (JsonNode page : events.path("pageSizes")) {
+        long passes = page.path("passes").asLong();
+        long miscounted = page.path("passesMiscounted").asLong();
+        JsonNode cores = page.path("serverCores");
+        md.append("| ")
+            .append(name)
+            .append(" | ")
+            .append(page.path("pageSize").asLong())
+            .append(" | ")
+            .append(num(page.path("eventsPerSecond").asDouble()))
+            .append(" | ")
+            .append(num(page.path("requestsPerSecond").asDouble()))
+            .append(" | ")
+            .append(figures(page, "p50", "p95", "p99", "max"))
+            .append(" | ")
+            .append(optional(page.path("serverCpuMsPer1000Events")))
+            .append(cores.isNumber() ? " (" + num(cores.asDouble()) + ")" : "")
+            .append(" | ")
+            .append(optional(page.path("benchCpuMsPer1000Events")))
+            .append(" | ")
+            .append(page.path("largestPage").asLong())
+            .append(" | ")
+            .append(passes)
+            .append(" × ")
+            .append(written)
+            .append(
+                miscounted == 0
+                    ? ""
+                    : " (**" + miscounted + " pass(es) read another number of events**)")
+            .append(" | ")
+            .append(page.path("errors").asLong())
+            .append(" |\n");
+      }
+    }
+  }
+
+  private static String figures(JsonNode stats, String... fields) {
+    List<String> figures = new ArrayList<>();
+    for (String field : fields) {
+      figures.add(optional(stats.path(field)));
+    }
+    return String.join(" / ", figures);
+  }
+
+  /** A figure, or "not measured" when the run had none (no pid-file for the server's CPU). */
+  private static String optional(JsonNode value) {
+    return value.isNumber() ? num(value.asDouble()) : "not measured";
   }
 
   /** A figure of a workload, or NaN when the workload was not run. */

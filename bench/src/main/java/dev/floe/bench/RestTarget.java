@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * One Iceberg REST catalog under test, spoken to over plain HTTP/1.1 ({@link Http1}) as any engine
@@ -27,9 +29,23 @@ final class RestTarget {
   /** The bearer token sent with every request, or null. */
   final String token;
 
+  /**
+   * The endpoints {@code /v1/config} lists ({@code "POST /v1/{prefix}/events"}), or null when it
+   * lists none: then a client assumes the specification's default set.
+   */
+  private final Set<String> endpoints;
+
+  /** The server's process on this machine, for its CPU time ({@link ServerCpu}), or null. */
+  final Long serverPid;
+
   RestTarget(String name, String uri, String warehouse, String token) {
+    this(name, uri, warehouse, token, null);
+  }
+
+  RestTarget(String name, String uri, String warehouse, String token, Long serverPid) {
     this.name = name;
     this.token = token;
+    this.serverPid = serverPid;
     this.uri = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     this.warehouse = warehouse;
     this.http = new Http1();
@@ -49,6 +65,23 @@ final class RestTarget {
     this.base = this.uri + "/v1/" + (prefix == null ? "" : prefix + "/");
     String separator = setting(config.json(), "namespace-separator");
     this.separator = separator == null ? "%1F" : separator;
+    JsonNode listed = config.json().path("endpoints");
+    if (listed.isArray()) {
+      Set<String> names = new HashSet<>();
+      listed.forEach(endpoint -> names.add(endpoint.asText()));
+      this.endpoints = names;
+    } else {
+      this.endpoints = null;
+    }
+  }
+
+  /**
+   * Whether the catalog says it serves {@code endpoint} (e.g. {@code "POST /v1/{prefix}/events"}):
+   * listed in {@code /v1/config}; one that lists nothing serves only the default set, in which no
+   * endpoint a caller would ask about here is.
+   */
+  boolean serves(String endpoint) {
+    return endpoints != null && endpoints.contains(endpoint);
   }
 
   private static String setting(JsonNode config, String key) {

@@ -52,6 +52,10 @@ final class Stats {
     return conflicts;
   }
 
+  synchronized double elapsedSeconds() {
+    return elapsedNanos / 1e9;
+  }
+
   synchronized double opsPerSecond() {
     return elapsedNanos == 0 ? 0 : count / (elapsedNanos / 1e9);
   }
@@ -78,6 +82,7 @@ final class Stats {
     map.put("opsPerSecond", opsPerSecond());
     map.put("p50", finite(percentileMillis(0.50)));
     map.put("p90", finite(percentileMillis(0.90)));
+    map.put("p95", finite(percentileMillis(0.95)));
     map.put("p99", finite(percentileMillis(0.99)));
     map.put("p999", finite(percentileMillis(0.999)));
     map.put("max", finite(percentileMillis(1.0)));

@@ -31,11 +31,21 @@ final class Workloads {
    */
   static final String NOOP_SERVER = "load-table-noop-server";
 
+  /**
+   * Reading the event log through {@code POST /v1/{prefix}/events} ({@link EventsRead}): measured
+   * by {@link #events()}, not {@link #run}, as one result per page size.
+   */
+  static final String EVENTS = "events";
+
   private final RestTarget target;
   private final Settings settings;
   private final String run;
   private final List<String> namespaces = new ArrayList<>();
   private final List<String> tables = new ArrayList<>();
+
+  /** The same tables as {@link #tables}, by name: the namespace's levels, then the table's. */
+  private final List<List<String>> tableNames = new ArrayList<>();
+
   private final Map<String, Object> results = new LinkedHashMap<>();
   private final AtomicLong counter = new AtomicLong();
 
@@ -51,7 +61,9 @@ final class Workloads {
       int openLoopRate,
       int bigSnapshots,
       int manyTables,
-      List<Integer> hotWriters) {}
+      List<Integer> hotWriters,
+      int events,
+      List<Integer> eventPageSizes) {}
 
   Workloads(RestTarget target, Settings settings) {
     this.target = target;
@@ -91,7 +103,8 @@ final class Workloads {
             "big-table-all",
             "big-table-commit",
             "many-tables-list-paged",
-            "many-tables-list-unpaged"));
+            "many-tables-list-unpaged",
+            EVENTS));
     return names;
   }
 
@@ -185,7 +198,7 @@ final class Workloads {
       case "big-table-refs" ->
           Load.closedLoop(seconds, 1, () -> status("GET", big() + "?snapshots=refs", null));
       case "big-table-all" -> Load.closedLoop(seconds, 1, () -> status("GET", big(), null));
-        // What a commit costs on a table whose metadata is megabytes (10,000 snapshots).
+      // What a commit costs on a table whose metadata is megabytes (10,000 snapshots).
       case "big-table-commit" -> Load.closedLoop(seconds, 1, () -> commit(big()));
       case "many-tables-list-paged" -> Load.closedLoop(seconds, 1, () -> listAllPaged(many(), 100));
       case "many-tables-list-unpaged" ->
@@ -193,6 +206,15 @@ final class Workloads {
               seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
       default -> throw new IllegalArgumentException("Unknown workload " + name);
     };
+  }
+
+  /**
+   * The {@link #EVENTS} workload: fills the log with {@code events} changes to the tree's tables,
+   * then reads them all at each page size; or, for a catalog that serves no events endpoint, why
+   * not.
+   */
+  Map<String, Object> events() {
+    return new EventsRead(target, tableNames, settings).run();
   }
 
   /** What setting up the big table and the many tables measured, for the report. */
@@ -260,9 +282,12 @@ final class Workloads {
     }
     if (keep) {
       namespaces.addAll(leaves);
-      for (String ns : leaves) {
+      for (int n = 0; n < leaves.size(); n++) {
         for (int t = 0; t < settings.tablesPerNamespace(); t++) {
-          tables.add("namespaces/" + ns + "/tables/t" + t);
+          tables.add("namespaces/" + leaves.get(n) + "/tables/t" + t);
+          List<String> name = new ArrayList<>(level.get(n));
+          name.add("t" + t);
+          tableNames.add(name);
         }
       }
       System.err.printf(

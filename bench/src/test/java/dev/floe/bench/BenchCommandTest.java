@@ -38,9 +38,10 @@ class BenchCommandTest {
                 "floe",
                 "http://localhost:8181",
                 "default",
-                "secret-token"),
+                "secret-token",
+                null),
             new BenchCommand.Target(
-                "peer=http://localhost:8182", "peer", "http://localhost:8182", null, null));
+                "peer=http://localhost:8182", "peer", "http://localhost:8182", null, null, null));
     assertThat(command.settings().durationSeconds()).isEqualTo(3);
     assertThat(command.settings().warmupSeconds()).isZero();
     assertThat(command.settings().clients()).isEqualTo(4);
@@ -58,6 +59,28 @@ class BenchCommandTest {
 
     assertThat(command.targets().get(0).token()).isEqualTo("canary-token-77");
     assertThat(command.toString()).doesNotContain("canary-token-77").contains(tokenFile.toString());
+  }
+
+  @Test
+  void aPidFileNamesTheServersProcessAndEventsTakesItsSizes(@TempDir Path dir) throws Exception {
+    Path pidFile = dir.resolve("floe.pid");
+    Files.writeString(pidFile, "4242\n");
+    BenchCommand command =
+        parse(
+            "--target", "floe=http://localhost:8181,default,pid-file=" + pidFile,
+            "--only", "events",
+            "--events", "500",
+            "--event-page-sizes", "5,50");
+
+    assertThat(command.targets().get(0).serverPid()).isEqualTo(4242L);
+    assertThat(command.targets().get(0).token()).isNull();
+    assertThat(command.only()).containsExactly("events");
+    assertThat(command.settings().events()).isEqualTo(500);
+    assertThat(command.settings().eventPageSizes()).containsExactly(5, 50);
+    assertThat(parse("--target", TARGET).settings().eventPageSizes())
+        .containsExactly(10, 100, 1000);
+    assertThatThrownBy(() -> parse("--target", "floe=http://localhost:8181,default,pid=" + pidFile))
+        .hasMessageContaining("Expected token-file=PATH or pid-file=PATH");
   }
 
   @Test
