@@ -101,7 +101,7 @@ public final class IcebergRoutes {
     iceberg.add(V1_DELETE_VIEW, write, views::handleDropView);
     iceberg.add(V1_RENAME_VIEW, Guards.RENAME, views::handleRenameView);
     iceberg.add(EventsHandlers.V1_EVENTS, any, eventPages::handleEvents);
-    route.add(GET, "/v1/{prefix}/events/stream", any, eventPages::handleStream);
+    iceberg.add(EventsHandlers.V1_EVENTS_STREAM, any, eventPages::handleStream);
     iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
     route.add(GET, "/metrics", superuser, membership::handlePrometheus);
     route.add(

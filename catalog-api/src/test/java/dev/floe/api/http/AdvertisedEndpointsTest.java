@@ -39,6 +39,10 @@ class AdvertisedEndpointsTest {
           Endpoint.V1_CANCEL_TABLE_SCAN_PLAN,
           Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS);
 
+  /** Endpoints Floe serves beyond those of Iceberg's release. */
+  private static final Set<Endpoint> FLOE_ADDITIONS =
+      Set.of(EventsHandlers.V1_EVENTS, EventsHandlers.V1_EVENTS_STREAM);
+
   @TempDir Path dataDir;
 
   private RestRouter router;
@@ -59,7 +63,8 @@ class AdvertisedEndpointsTest {
             null,
             new CredentialVendors(config.storage(), Clock.systemUTC()));
     router =
-        IcebergRoutes.router(catalog, AuditLog.NONE, null, null, null, () -> Future.succeededFuture())
+        IcebergRoutes.router(
+                catalog, AuditLog.NONE, null, null, null, () -> Future.succeededFuture())
             .addUnaudited(HttpMethod.GET, "/health/live", request -> null)
             .addUnaudited(HttpMethod.POST, "/internal/v1/access/sync", request -> null);
   }
@@ -91,10 +96,16 @@ class AdvertisedEndpointsTest {
 
   @Test
   void theAdvertisedEndpointsAreIcebergsSpellingOnceEach() throws Exception {
-    List<Endpoint> advertised = router.endpoints();
+    List<Endpoint> advertised = new ArrayList<>(router.endpoints());
     List<Endpoint> iceberg = icebergEndpoints();
 
-    assertThat(advertised).doesNotHaveDuplicates().hasSize(25);
+    assertThat(advertised).doesNotHaveDuplicates().hasSize(27);
+    // The proposed Events endpoint (apache/iceberg#12584, in no Iceberg release yet) and Floe's
+    // live stream of it: advertised in Iceberg's spelling, which clients that know neither ignore.
+    assertThat(advertised)
+        .extracting(Endpoint::toString)
+        .contains("POST /v1/{prefix}/events", "GET /v1/{prefix}/events/stream");
+    advertised.removeAll(FLOE_ADDITIONS);
     assertThat(iceberg).containsAll(advertised);
     assertThat(advertised.stream().map(Endpoint::toString))
         .contains("GET /v1/{prefix}/namespaces/{namespace}/views/{view}")
