@@ -77,6 +77,7 @@ public final class FloeServer implements AutoCloseable {
   private static final int EVENT_READERS = 2;
 
   private EventLogPages eventPages;
+  private final ConsoleFiles console = new ConsoleFiles();
   private EventTail eventTail;
   private AccessView accessView;
   private final MetadataFiles metadataFiles;
@@ -127,6 +128,9 @@ public final class FloeServer implements AutoCloseable {
     http.requestHandler(
         request -> {
           limits.onRequest(request);
+          if (console.handle(request)) {
+            return;
+          }
           RestRouter ready = router;
           if (ready == null) {
             answerWhileStarting(request);

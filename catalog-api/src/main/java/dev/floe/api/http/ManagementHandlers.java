@@ -56,6 +56,17 @@ public final class ManagementHandlers {
         .access()
         .principal(caller.name())
         .ifPresent(p -> p.roles().forEach((wh, role) -> roles.put(wh, role.label())));
+    // The warehouses the caller can see anything in (what the console offers to browse).
+    ArrayNode warehouses = body.putArray("warehouses");
+    catalog.config().warehouses().keySet().stream()
+        .sorted()
+        .filter(
+            wh ->
+                caller.unrestricted()
+                    || catalog.access().isSuperuser(caller.name())
+                    || catalog.access().seesAnything(caller.name(), wh))
+        .forEach(warehouses::add);
+    body.put("default-warehouse", catalog.config().defaultWarehouse());
     return json(200, body);
   }
 

@@ -1,0 +1,87 @@
+package dev.floe.server;
+
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Serves the web console at {@code /ui} from the jar ({@code ui/} on the class path), and redirects
+ * {@code /} there. Only files the jar holds are served: a path is looked up as a name in a fixed
+ * set of extensions, never resolved on a file system. Every answer forbids loading anything from
+ * elsewhere ({@code Content-Security-Policy}), so the console works offline and sends nothing to
+ * third parties.
+ */
+final class ConsoleFiles {
+  static final String PREFIX = "/ui";
+
+  private static final Map<String, String> TYPES =
+      Map.of(
+          "html", "text/html; charset=utf-8",
+          "js", "text/javascript; charset=utf-8",
+          "css", "text/css; charset=utf-8",
+          "svg", "image/svg+xml",
+          "png", "image/png",
+          "ico", "image/x-icon");
+  private static final String POLICY =
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
+  private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+
+  /** True when the request was the console's (answered), false when it is the API's. */
+  boolean handle(HttpServerRequest request) {
+    String path = request.path();
+    if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
+      return false;
+    }
+    if (path.equals("/") || path.equals(PREFIX)) {
+      request.response().setStatusCode(302).putHeader("Location", PREFIX + "/").end();
+      return true;
+    }
+    if (!path.startsWith(PREFIX + "/")) {
+      return false;
+    }
+    String name = path.substring(PREFIX.length() + 1);
+    if (name.isEmpty()) {
+      name = "index.html";
+    }
+    byte[] file = name.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.[a-z]+") ? load(name) : null;
+    var response = request.response();
+    response.putHeader("Content-Security-Policy", POLICY);
+    response.putHeader("X-Content-Type-Options", "nosniff");
+    response.putHeader("Referrer-Policy", "no-referrer");
+    if (file == null) {
+      response.setStatusCode(404).putHeader("Content-Type", "text/plain").end("Not found");
+      return true;
+    }
+    String extension = name.substring(name.lastIndexOf('.') + 1);
+    response.putHeader("Content-Type", TYPES.get(extension));
+    response.putHeader("Cache-Control", "no-cache");
+    if (request.method() == HttpMethod.HEAD) {
+      response.putHeader("Content-Length", Integer.toString(file.length)).end();
+    } else {
+      response.end(Buffer.buffer(file));
+    }
+    return true;
+  }
+
+  private byte[] load(String name) {
+    String extension = name.substring(name.lastIndexOf('.') + 1);
+    if (!TYPES.containsKey(extension)) {
+      return null;
+    }
+    return cache.computeIfAbsent(
+        name,
+        n -> {
+          try (InputStream in = ConsoleFiles.class.getResourceAsStream("/ui/" + n)) {
+            return in == null ? null : in.readAllBytes();
+          } catch (IOException e) {
+            return null;
+          }
+        });
+  }
+}
