@@ -38,6 +38,11 @@ final class ConsoleFiles {
     if (request.method() != HttpMethod.GET && request.method() != HttpMethod.HEAD) {
       return false;
     }
+    if (path.equals("/favicon.ico")) {
+      // Browsers ask for it unbidden; the console names its own icon.
+      request.response().setStatusCode(204).end();
+      return true;
+    }
     if (path.equals("/") || path.equals(PREFIX)) {
       request.response().setStatusCode(302).putHeader("Location", PREFIX + "/").end();
       return true;
