@@ -90,6 +90,17 @@ export async function namespacePage(ctx, root) {
     root.append(h("div", { class: "grid" }, section("Properties", null, pBox), route.asOf ? null : section("Visibility", null, visBox)));
   }
 
+  // Ask for the namespace first: when it (or the warehouse) is missing or forbidden, say so once.
+  let nsProps = null;
+  if (ns.length) {
+    try {
+      nsProps = (await api(v1(route.wh, "/namespaces/" + nsPath(ns)))).properties || {};
+    } catch (e) {
+      grid.replaceWith(errorBox(e) || "");
+      root.querySelectorAll(".grid").forEach((g) => g.remove());
+      return;
+    }
+  }
   const linkList = (items, test, make) =>
     items.length ? h("ul", { class: "list" }, items.map((x) => h("li", null, make(x)))) : h("p", { class: "muted" }, "None.");
 
@@ -116,10 +127,7 @@ export async function namespacePage(ctx, root) {
         ids.sort((a, b) => a.name.localeCompare(b.name));
         return linkList(ids, "view", (v) => h("a", { href: href(route.wh, { ns, view: v.name }), "data-test": "view" }, v.name));
       }),
-      fill(pBox, async () => {
-        const got = await api(base);
-        return kvTable(got.properties, { "data-test": "properties" });
-      }),
+      fill(pBox, async () => kvTable(nsProps, { "data-test": "properties" })),
     );
     if (!route.asOf) {
       jobs.push(
@@ -388,6 +396,11 @@ export async function tablePage(ctx, root) {
   await fill(lineageBox, () => lineageView(ctx, ns, route.table));
 }
 
+function hasRole(wh) {
+  const roles = (session.me && session.me.roles) || {};
+  return session.authOff || !!(roles[wh] || roles["*"]);
+}
+
 async function lineageView(ctx, ns, tname) {
   const { route, href } = ctx;
   const wq = "warehouse=" + encodeURIComponent(route.base);
@@ -395,7 +408,10 @@ async function lineageView(ctx, ns, tname) {
   const notFound = (e) => (e.code === 404 ? null : Promise.reject(e));
   const [up, down] = await Promise.all([
     api(mgmt("/lineage/tables/" + nsPath(ns) + "/" + encodeURIComponent(tname) + "?" + wq)).catch(notFound),
-    api(mgmt("/lineage/sources?repo=" + encodeURIComponent(me) + "&" + wq)).catch((e) => (e.code === 403 || e.code === 404 ? { error: e } : Promise.reject(e))),
+    // Searching lineage needs a role in the warehouse: without one, do not ask (a sure 403).
+    hasRole(route.base)
+      ? api(mgmt("/lineage/sources?repo=" + encodeURIComponent(me) + "&" + wq)).catch((e) => (e.code === 403 || e.code === 404 ? { error: e } : Promise.reject(e)))
+      : { error: { message: "searching lineage needs a role in the warehouse" } },
   ]);
   // Upstream: distinct sources (repo @ ref) with the snapshots derived from them.
   const sources = new Map();
@@ -456,7 +472,7 @@ function graph(center, ups, downs) {
   const n = Math.max(ups.length, downs.length, 1);
   const H = n * rowH + 16;
   const bw = 220;
-  const cut = (s) => (s.length > 30 ? s.slice(0, 29) + "…" : s);
+  const cut = (s) => (s.length > 27 ? s.slice(0, 26) + "…" : s);
   const box = (x, y, label, cls) => [svg("rect", { x, y, width: bw, height: 24, rx: 5, class: cls }), svg("text", { x: x + 8, y: y + 16 }, cut(label))];
   const cy = H / 2 - 12;
   const cx = (W - bw) / 2;
