@@ -104,3 +104,11 @@ export async function listAll(path, key, signal) {
   }
   return out;
 }
+
+/** Whether the signed-in principal administers the warehouse (or everything; or auth is off). */
+export function isAdmin(wh) {
+  const me = session.me || {};
+  if (session.authOff || me.superuser) return true;
+  const roles = me.roles || {};
+  return roles[wh] === "admin" || roles["*"] === "admin";
+}

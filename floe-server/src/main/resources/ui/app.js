@@ -1,5 +1,5 @@
 // Floe console: sign-in, header, navigation, the as-of picker and the hash router.
-import { api, session, setToken, onUnauthorized, mgmt } from "./api.js";
+import { api, session, setToken, onUnauthorized, mgmt, isAdmin } from "./api.js";
 import { h, errorBox, loading, busy, field } from "./ui.js";
 import { homePage, namespacePage, tablePage, viewPage } from "./browse.js";
 import { livePage, deletedPage, accessPage, auditPage } from "./ops.js";
@@ -79,13 +79,6 @@ function applyAsOf(route, instant) {
 }
 
 // ---- chrome --------------------------------------------------------------------------------
-
-function isAdmin(wh) {
-  const me = session.me || {};
-  if (session.authOff || me.superuser) return true;
-  const roles = me.roles || {};
-  return roles[wh] === "admin" || roles["*"] === "admin";
-}
 
 function renderChrome(route) {
   const me = session.me;
@@ -293,10 +286,16 @@ window.addEventListener("unhandledrejection", (ev) => {
 async function boot() {
   $("main").replaceChildren(loading("Connecting…"));
   try {
-    // Without a stored token, ask first without one: auth may be off.
-    session.me = await api(mgmt("/whoami"), { noToken: !session.token });
-    session.authOff = session.me.authenticated === false;
+    // Whether callers sign in, from the server that serves the console: no request is sent
+    // only to be refused.
+    const settings = await api("/ui/console-config.json", { noToken: true });
+    session.authOff = settings.auth === "none";
     if (session.authOff) setToken("");
+    session.me =
+      session.authOff || session.token
+        ? await api(mgmt("/whoami"), { noToken: session.authOff })
+        : null;
+    if (session.me) session.authOff = session.me.authenticated === false;
   } catch (e) {
     session.me = null;
     if (e.code === 401) {

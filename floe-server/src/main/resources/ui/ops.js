@@ -1,5 +1,5 @@
 // Warehouse pages beside browsing: the live feed, dropped entities, access, audit.
-import { api, session, headers, v1, mgmt, nsPath, ApiError } from "./api.js";
+import { api, session, headers, v1, mgmt, nsPath, ApiError, isAdmin } from "./api.js";
 import { h, errorBox, loading, fmtTime, section, table, busy, field } from "./ui.js";
 
 const OP_TYPES = [
@@ -313,6 +313,13 @@ export async function accessPage(ctx, root) {
   const wh = ctx.route.base;
   const me = session.me;
   root.append(h("h1", { tabindex: "-1" }, "Access to ", h("code", null, wh)));
+  if (!isAdmin(wh)) {
+    // Who may do what is for the warehouse's admins; a reader sends nothing bound to be refused.
+    root.append(
+      errorBox({ message: "Access pages are for the warehouse's admins", code: 403, type: "ForbiddenException" }),
+    );
+    return;
+  }
   const parts = [];
   if (me.superuser) parts.push(principalsSection(wh));
   parts.push(tokensSection(me), grantsSection(wh), visibilitySection(wh));

@@ -5,6 +5,7 @@ import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -31,6 +32,17 @@ final class ConsoleFiles {
           + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
   private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
+  private final byte[] settings;
+
+  /**
+   * @param authEnabled whether callers sign in: the console asks {@code console-config.json} first,
+   *     so it never sends a request bound to be refused just to learn it
+   */
+  ConsoleFiles(boolean authEnabled) {
+    settings =
+        ("{\"auth\":\"" + (authEnabled ? "token" : "none") + "\"}")
+            .getBytes(StandardCharsets.UTF_8);
+  }
 
   /** True when the request was the console's (answered), false when it is the API's. */
   boolean handle(HttpServerRequest request) {
@@ -54,7 +66,10 @@ final class ConsoleFiles {
     if (name.isEmpty()) {
       name = "index.html";
     }
-    byte[] file = name.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.[a-z]+") ? load(name) : null;
+    byte[] file =
+        name.equals("console-config.json")
+            ? settings
+            : name.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.[a-z]+") ? load(name) : null;
     var response = request.response();
     response.putHeader("Content-Security-Policy", POLICY);
     response.putHeader("X-Content-Type-Options", "nosniff");
@@ -64,7 +79,8 @@ final class ConsoleFiles {
       return true;
     }
     String extension = name.substring(name.lastIndexOf('.') + 1);
-    response.putHeader("Content-Type", TYPES.get(extension));
+    response.putHeader(
+        "Content-Type", extension.equals("json") ? "application/json" : TYPES.get(extension));
     response.putHeader("Cache-Control", "no-cache");
     if (request.method() == HttpMethod.HEAD) {
       response.putHeader("Content-Length", Integer.toString(file.length)).end();

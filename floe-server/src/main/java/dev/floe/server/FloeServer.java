@@ -77,7 +77,6 @@ public final class FloeServer implements AutoCloseable {
   private static final int EVENT_READERS = 2;
 
   private EventLogPages eventPages;
-  private final ConsoleFiles console = new ConsoleFiles();
   private EventTail eventTail;
   private AccessView accessView;
   private final MetadataFiles metadataFiles;
@@ -123,6 +122,7 @@ public final class FloeServer implements AutoCloseable {
     http = vertx.createHttpServer(serverOptions());
     ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
     http.connectionHandler(limits::onConnection);
+    ConsoleFiles console = new ConsoleFiles(config.auth().enabled());
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.
     http.requestHandler(
