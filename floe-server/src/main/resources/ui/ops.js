@@ -619,14 +619,62 @@ function visibilitySection(wh) {
 // ---- #/w/{wh}/audit --------------------------------------------------------------------------
 
 export async function auditPage(ctx, root) {
+  const wh = ctx.route.base;
+  root.append(h("h1", { tabindex: "-1" }, "Audit log of ", h("code", null, wh)));
+  if (!isAdmin(wh)) {
+    root.append(errorBox({ message: "The audit log is for the warehouse's admins", code: 403, type: "ForbiddenException" }));
+    return;
+  }
+  const status = h("input", { type: "text", "data-test": "audit-status", placeholder: "403,5xx", autocomplete: "off" });
+  const principal = h("input", { type: "text", "data-test": "audit-principal", autocomplete: "off" });
+  const submit = h("button", { type: "submit", "data-test": "audit-apply" }, "Show");
+  const out = h("div");
+  const load = async () => {
+    const q = new URLSearchParams();
+    if (status.value.trim()) q.set("status", status.value.trim());
+    if (principal.value.trim()) q.set("principal", principal.value.trim());
+    q.set("limit", "200");
+    out.replaceChildren(loading());
+    try {
+      const records = (await api(mgmt(whPath(wh) + "/audit?" + q))).records || [];
+      out.replaceChildren(
+        records.length
+          ? table(
+              ["Time", "Principal", "Request", "Target", "Status", "Error"],
+              records.map((r) =>
+                h(
+                  "tr",
+                  { "data-test": "audit-row" },
+                  h("td", null, r.time),
+                  h("td", null, r.principal),
+                  h("td", null, h("code", { class: "small" }, r.method + " " + r.route)),
+                  h("td", null, r.target || ""),
+                  h("td", null, String(r.status)),
+                  h("td", null, r.errorType ? r.errorType + ": " + (r.message || "") : ""),
+                ),
+              ),
+              { "data-test": "audit" },
+            )
+          : h("p", { class: "muted", "data-test": "audit-empty" }, "No request outcome matches."),
+      );
+    } catch (e) {
+      out.replaceChildren(errorBox(e));
+    }
+  };
   root.append(
-    h("h1", { tabindex: "-1" }, "Audit log of ", h("code", null, ctx.route.base)),
     section(
-      "Not available over HTTP yet",
-      { "data-test": "audit-placeholder" },
-      h("p", null, "Floe writes one audit record per request that changed or tried to change the catalog to the Kafka topic floe.audit, but it has no HTTP API for reading it yet, so the console cannot show it."),
-      h("p", null, "Read it on a host with access to the broker: ", h("code", null, "floe audit tail [--status 409] [--principal p] [--from-beginning] [--to-end] [--json]"), "."),
-      h("p", null, "The ", h("a", { href: ctx.href(ctx.route.base, { page: "live" }) }, "live page"), " shows accepted changes from the events log."),
+      "Request outcomes, newest first",
+      null,
+      h("p", { class: "muted" }, "Changes, denials and failures recorded on floe.audit (the newest records of each partition are searched)."),
+      h(
+        "form",
+        { class: "row", onsubmit: (ev) => { ev.preventDefault(); load(); } },
+        field("Status (e.g. 403 or 4xx)", status),
+        field("Principal", principal),
+        submit,
+      ),
+      out,
     ),
   );
+  await load();
 }

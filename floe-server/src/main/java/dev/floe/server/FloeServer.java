@@ -28,6 +28,7 @@ import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.ProcessorStarter;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.access.AccessView;
+import dev.floe.projections.audit.RecentAudit;
 import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.events.EventTail;
 import dev.floe.projections.lineage.LineageIndex;
@@ -78,6 +79,7 @@ public final class FloeServer implements AutoCloseable {
 
   private EventLogPages eventPages;
   private EventTail eventTail;
+  private RecentAudit recentAudit;
   private AccessView accessView;
   private final MetadataFiles metadataFiles;
   private final CredentialVendors credentialVendors;
@@ -184,10 +186,12 @@ public final class FloeServer implements AutoCloseable {
             .start();
     eventPages = new EventLogPages(bootstrapServers, topics.events(), EVENT_READERS);
     eventTail = new EventTail(bootstrapServers, topics.events()).start();
+    recentAudit = new RecentAudit(bootstrapServers, topics.audit());
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     router =
-        IcebergRoutes.router(catalog, audit, lineage, eventPages, eventTail, access::syncEverywhere)
+        IcebergRoutes.router(
+                catalog, audit, lineage, eventPages, eventTail, recentAudit, access::syncEverywhere)
             .authenticator(new Authenticator(config.auth(), accessView::snapshot))
             .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
@@ -281,6 +285,9 @@ public final class FloeServer implements AutoCloseable {
     }
     if (eventTail != null) {
       eventTail.close();
+    }
+    if (recentAudit != null) {
+      recentAudit.close();
     }
     if (eventPages != null) {
       eventPages.close();

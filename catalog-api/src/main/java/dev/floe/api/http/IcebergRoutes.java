@@ -32,6 +32,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
 import dev.floe.events.access.AccessEntries.Action;
+import dev.floe.projections.audit.RecentAudit;
 import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.events.EventTail;
 import dev.floe.projections.lineage.LineageIndex;
@@ -52,6 +53,7 @@ public final class IcebergRoutes {
       LineageIndex lineage,
       EventLogPages events,
       EventTail tail,
+      RecentAudit recentAudit,
       ManagementHandlers.AccessSync sync) {
     RestRouter router = new RestRouter(audit).defaultPrefix(catalog.config().defaultWarehouse());
     LineageHandlers lineageHandlers = new LineageHandlers(catalog, lineage);
@@ -63,6 +65,7 @@ public final class IcebergRoutes {
     ManagementHandlers management = new ManagementHandlers(catalog, sync);
     TokenHandlers tokens = new TokenHandlers(catalog, sync);
     EventsHandlers eventPages = new EventsHandlers(catalog, events, tail);
+    AuditHandlers audits = new AuditHandlers(catalog, recentAudit);
     Guards.Guard read = Guards.table(Action.READ);
     Guards.Guard write = Guards.table(Action.WRITE);
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
@@ -140,6 +143,7 @@ public final class IcebergRoutes {
     route.add(PUT, wh + "/namespaces/{namespace}/visibility", any, management::handleSetVisibility);
     // Dropped tables and views: "manage on the namespace" is checked in the handler (it is in the
     // body or the query).
+    route.add(GET, wh + "/audit", any, audits::handleAudit);
     route.add(GET, wh + "/deleted", any, management::handleListDeleted);
     route.add(POST, wh + "/deleted/restore", any, management::handleRestore);
     route.add(POST, wh + "/deleted/expunge", any, management::handleExpunge);

@@ -64,7 +64,7 @@ class AdvertisedEndpointsTest {
             new CredentialVendors(config.storage(), Clock.systemUTC()));
     router =
         IcebergRoutes.router(
-                catalog, AuditLog.NONE, null, null, null, () -> Future.succeededFuture())
+                catalog, AuditLog.NONE, null, null, null, null, () -> Future.succeededFuture())
             .addUnaudited(HttpMethod.GET, "/health/live", request -> null)
             .addUnaudited(HttpMethod.POST, "/internal/v1/access/sync", request -> null);
   }

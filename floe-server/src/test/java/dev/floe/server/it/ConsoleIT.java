@@ -229,6 +229,37 @@ class ConsoleIT {
     }
   }
 
+  @Test
+  void anAdminSeesADeniedRequestInTheAuditLog() throws Exception {
+    String outsider = AuthHttp.principalWithToken(floe.uri(), admin, "otto");
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(), "DELETE", "/v1/default/namespaces/db/tables/orders", outsider, null)
+                .status())
+        .isEqualTo(403);
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(), "GET", "/management/v1/warehouses/default/audit", outsider, null)
+                .status())
+        .as("the audit log is for admins")
+        .isEqualTo(403);
+    try (Browser browser = new Browser()) {
+      browser.open(floe.uri() + "/ui/");
+      signIn(browser, admin);
+      browser.open(floe.uri() + "/ui/#/w/default/audit");
+      browser.await("audit-status").sendKeys("403");
+      browser.await("audit-principal").sendKeys("otto");
+      browser.await("audit-apply").click();
+      await(
+          browser,
+          () ->
+              texts(browser.all("audit-row")).stream()
+                  .anyMatch(r -> r.contains("otto") && r.contains("403") && r.contains("DELETE")),
+          "otto's denied drop in the audit log");
+      assertThat(browser.consoleErrors()).isEmpty();
+    }
+  }
+
   private static void signIn(Browser browser, String token) {
     new WebDriverWait(browser.driver(), Duration.ofSeconds(10))
         .until(ExpectedConditions.elementToBeClickable(By.id("token")))
