@@ -3,6 +3,7 @@ import { api, session, setToken, onUnauthorized, mgmt, isAdmin } from "./api.js"
 import { h, errorBox, loading, busy, field } from "./ui.js";
 import { homePage, namespacePage, tablePage, viewPage } from "./browse.js";
 import { livePage, deletedPage, accessPage, auditPage } from "./ops.js";
+import { startSignIn, finishSignIn } from "./oidc.js";
 
 const $ = (id) => document.getElementById(id);
 let cleanups = [];
@@ -205,7 +206,16 @@ function renderSignIn() {
     button,
     out,
   );
-  $("main").replaceChildren(form);
+  const oidc = session.settings && session.settings.oidc;
+  const withIssuer = oidc
+    ? h(
+        "div",
+        { class: "card signin" },
+        h("p", null, "Or sign in with your organisation's identity provider."),
+        h("button", { type: "button", "data-test": "oidc-sign-in", onclick: () => startSignIn(oidc) }, "Sign in with the identity provider"),
+      )
+    : null;
+  $("main").replaceChildren(form, ...(withIssuer ? [withIssuer] : []));
   input.focus();
 }
 
@@ -289,8 +299,15 @@ async function boot() {
     // Whether callers sign in, from the server that serves the console: no request is sent
     // only to be refused.
     const settings = await api("/ui/console-config.json", { noToken: true });
+    session.settings = settings;
     session.authOff = settings.auth === "none";
     if (session.authOff) setToken("");
+    try {
+      const issued = settings.oidc ? await finishSignIn(settings.oidc) : null;
+      if (issued) setToken(issued);
+    } catch (e) {
+      signInMessage = e;
+    }
     session.me =
       session.authOff || session.token
         ? await api(mgmt("/whoami"), { noToken: session.authOff })

@@ -1,11 +1,14 @@
 package dev.floe.server;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
+import dev.floe.infra.config.AuthConfig;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import java.net.URI;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -29,19 +32,36 @@ final class ConsoleFiles {
           "ico", "image/x-icon");
   private static final String POLICY =
       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
-          + " connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+          + " connect-src 'self'%s; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
   private final Map<String, byte[]> cache = new ConcurrentHashMap<>();
   private final byte[] settings;
+  private final String policy;
 
   /**
-   * @param authEnabled whether callers sign in: the console asks {@code console-config.json} first,
-   *     so it never sends a request bound to be refused just to learn it
+   * @param auth how callers sign in: the console asks {@code console-config.json} first, so it
+   *     never sends a request bound to be refused just to learn it; with the issuer's sign-in
+   *     configured, the console may also call the issuer's token endpoint (and nothing else)
    */
-  ConsoleFiles(boolean authEnabled) {
-    settings =
-        ("{\"auth\":\"" + (authEnabled ? "token" : "none") + "\"}")
-            .getBytes(StandardCharsets.UTF_8);
+  ConsoleFiles(AuthConfig auth) {
+    ObjectNode config = FloeJson.mapper().createObjectNode();
+    config.put("auth", auth.enabled() ? "token" : "none");
+    AuthConfig.ConsoleSignIn oidc = auth.enabled() ? auth.console() : null;
+    if (oidc != null) {
+      config
+          .putObject("oidc")
+          .put("clientId", oidc.clientId())
+          .put("authorizationEndpoint", oidc.authorizationEndpoint())
+          .put("tokenEndpoint", oidc.tokenEndpoint())
+          .put("scope", oidc.scope());
+    }
+    settings = FloeJson.toBytes(config);
+    policy = String.format(POLICY, oidc == null ? "" : " " + origin(oidc.tokenEndpoint()));
+  }
+
+  private static String origin(String url) {
+    URI uri = URI.create(url);
+    return uri.getScheme() + "://" + uri.getRawAuthority();
   }
 
   /** True when the request was the console's (answered), false when it is the API's. */
@@ -71,7 +91,7 @@ final class ConsoleFiles {
             ? settings
             : name.matches("[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*\\.[a-z]+") ? load(name) : null;
     var response = request.response();
-    response.putHeader("Content-Security-Policy", POLICY);
+    response.putHeader("Content-Security-Policy", policy);
     response.putHeader("X-Content-Type-Options", "nosniff");
     response.putHeader("Referrer-Policy", "no-referrer");
     if (file == null) {

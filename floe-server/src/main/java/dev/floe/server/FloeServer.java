@@ -124,7 +124,7 @@ public final class FloeServer implements AutoCloseable {
     http = vertx.createHttpServer(serverOptions());
     ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
     http.connectionHandler(limits::onConnection);
-    ConsoleFiles console = new ConsoleFiles(config.auth().enabled());
+    ConsoleFiles console = new ConsoleFiles(config.auth());
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.
     http.requestHandler(

@@ -3,6 +3,7 @@ package dev.floe.server.it;
 import static dev.floe.server.it.support.AuthHttp.expect;
 import static dev.floe.server.it.support.AuthHttp.send;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
@@ -12,17 +13,29 @@ import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.cli.ManageCommand;
 import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.Browser;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Base64;
 import java.util.Date;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -61,7 +74,10 @@ class OidcIT {
           exchange.getResponseBody().write(body);
           exchange.close();
         });
+    issuer.createContext("/authorize", OidcIT::authorize);
+    issuer.createContext("/token", OidcIT::token);
     issuer.start();
+    String issuerUri = "http://localhost:" + issuer.getAddress().getPort();
     floe =
         new FloeProcess(
                 dataDir,
@@ -71,9 +87,15 @@ class OidcIT {
                     "floe.auth.oidc.issuer",
                     ISSUER,
                     "floe.auth.oidc.jwks-uri",
-                    "http://localhost:" + issuer.getAddress().getPort() + "/jwks",
+                    issuerUri + "/jwks",
                     "floe.auth.oidc.audience",
-                    AUDIENCE))
+                    AUDIENCE,
+                    "floe.auth.oidc.console-client-id",
+                    CONSOLE_CLIENT,
+                    "floe.auth.oidc.authorization-endpoint",
+                    issuerUri + "/authorize",
+                    "floe.auth.oidc.token-endpoint",
+                    issuerUri + "/token"))
             .start();
     String admin = floe.adminToken();
     // Through the CLI, as an operator would: floe principals create / role.
@@ -114,6 +136,110 @@ class OidcIT {
     if (issuer != null) {
       issuer.stop(0);
     }
+  }
+
+  /**
+   * The console signs in with the issuer: the browser goes to the issuer's sign-in (which approves
+   * at once here), comes back with a code, and the console exchanges it, with its PKCE verifier,
+   * for an access token that Floe accepts.
+   */
+  @Test
+  void theConsoleSignsInWithTheIssuerUsingPkce() throws Exception {
+    assumeTrue(
+        Browser.available(),
+        "No chromium and chromedriver in /usr/bin: .ci/run installs them (apt chromium"
+            + " chromium-driver)");
+    try (Browser browser = new Browser()) {
+      browser.open(floe.uri() + "/ui/#/w/default");
+      browser.await("oidc-sign-in").click();
+      assertThat(browser.await("principal").getText()).contains("carol");
+      assertThat(browser.driver().getCurrentUrl())
+          .as("the code is gone from the address")
+          .doesNotContain("code=")
+          .endsWith("/ui/#/w/default");
+      assertThat(AUTHORIZE_QUERIES)
+          .singleElement()
+          .satisfies(
+              q -> {
+                assertThat(q).contains("code_challenge_method=S256", "client_id=" + CONSOLE_CLIENT);
+                assertThat(q).doesNotContain("code_verifier");
+              });
+      assertThat(browser.consoleErrors()).isEmpty();
+    }
+  }
+
+  private static final String CONSOLE_CLIENT = "floe-console";
+  private static final List<String> AUTHORIZE_QUERIES = new CopyOnWriteArrayList<>();
+  private static final Map<String, String> CHALLENGES = new ConcurrentHashMap<>();
+
+  /** Approves at once: back to the console with a code bound to the PKCE challenge. */
+  private static void authorize(HttpExchange exchange) throws IOException {
+    String query = exchange.getRequestURI().getRawQuery();
+    AUTHORIZE_QUERIES.add(query);
+    Map<String, String> params = params(query);
+    String code = UUID.randomUUID().toString();
+    CHALLENGES.put(code, params.get("code_challenge"));
+    String back =
+        params.get("redirect_uri")
+            + "?code="
+            + code
+            + "&state="
+            + URLEncoder.encode(params.get("state"), StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().add("Location", back);
+    exchange.sendResponseHeaders(302, -1);
+    exchange.close();
+  }
+
+  /** Gives carol's token for a code whose verifier matches its challenge, once. */
+  private static void token(HttpExchange exchange) throws IOException {
+    exchange.getResponseHeaders().add("Access-Control-Allow-Origin", floe.uri());
+    exchange.getResponseHeaders().add("Content-Type", "application/json");
+    Map<String, String> form =
+        params(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+    String challenge = CHALLENGES.remove(String.valueOf(form.get("code")));
+    String body;
+    int status;
+    try {
+      String expected =
+          Base64.getUrlEncoder()
+              .withoutPadding()
+              .encodeToString(
+                  MessageDigest.getInstance("SHA-256")
+                      .digest(
+                          String.valueOf(form.get("code_verifier"))
+                              .getBytes(StandardCharsets.US_ASCII)));
+      if (challenge != null
+          && challenge.equals(expected)
+          && CONSOLE_CLIENT.equals(form.get("client_id"))) {
+        status = 200;
+        body =
+            "{\"access_token\":\""
+                + jwt(first, AUDIENCE, ISSUER, 300)
+                + "\",\"token_type\":\"Bearer\"}";
+      } else {
+        status = 400;
+        body = "{\"error\":\"invalid_grant\"}";
+      }
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+    byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+    exchange.sendResponseHeaders(status, bytes.length);
+    exchange.getResponseBody().write(bytes);
+    exchange.close();
+  }
+
+  private static Map<String, String> params(String query) {
+    Map<String, String> params = new HashMap<>();
+    for (String pair : query == null ? new String[0] : query.split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0) {
+        params.put(
+            URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
+            URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+      }
+    }
+    return params;
   }
 
   private static String jwt(RSAKey key, String audience, String iss, long expiresInSeconds)
