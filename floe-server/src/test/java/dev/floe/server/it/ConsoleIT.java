@@ -94,6 +94,7 @@ class ConsoleIT {
       assertThat(texts(browser.all("field"))).anyMatch(f -> f.contains("category"));
       await(browser, () -> browser.all("snapshot").size() == 2, "two snapshots");
       assertThat(texts(browser.all("author"))).hasSize(2).allMatch(a -> a.contains("admin"));
+      assertThat(unlabelled(browser)).as("controls without a label on the table page").isEmpty();
       browser.screenshot(SHOTS.resolve("table.png"));
       ((JavascriptExecutor) browser.driver())
           .executeScript("arguments[0].scrollIntoView()", browser.await("snapshots"));
@@ -156,6 +157,7 @@ class ConsoleIT {
       admins.await("grant-namespace").sendKeys("db");
       admins.await("grant-table").sendKeys("orders");
       new Select(admins.await("grant-action")).selectByValue("read");
+      assertThat(unlabelled(admins)).as("controls without a label on the access page").isEmpty();
       admins.await("grant-submit").click();
       await(
           admins,
@@ -279,6 +281,18 @@ class ConsoleIT {
             + value
             + System.nanoTime()
             + "\"}}]}");
+  }
+
+  /** Form controls a screen reader could not name: no label, no aria-label. */
+  @SuppressWarnings("unchecked")
+  private static List<String> unlabelled(Browser browser) {
+    return (List<String>)
+        ((JavascriptExecutor) browser.driver())
+            .executeScript(
+                "return [...document.querySelectorAll('input,select,textarea')]"
+                    + ".filter(e => e.type !== 'hidden' && !(e.labels && e.labels.length)"
+                    + " && !e.getAttribute('aria-label') && !e.getAttribute('aria-labelledby'))"
+                    + ".map(e => e.outerHTML)");
   }
 
   private static List<String> texts(List<WebElement> elements) {
