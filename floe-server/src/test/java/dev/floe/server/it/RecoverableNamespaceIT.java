@@ -10,15 +10,13 @@ import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.ReplayCommand;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.Replays;
 import dev.floe.server.it.support.ServerEvents;
-import java.io.ByteArrayOutputStream;
+import dev.floe.server.it.support.Waits;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -30,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -251,8 +248,8 @@ class RecoverableNamespaceIT {
     AuthHttp.expect(204, floe.uri(), "DELETE", tables + "kept?purgeRequested=false", admin, null);
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/fast/namespaces/tmp", admin, null);
 
-    waitFor(() -> list(FAST_DELETED, admin).isEmpty(), "everything dropped in tmp expired");
-    waitFor(() -> !Files.exists(purged), "the purged table's files are deleted");
+    Waits.until(() -> list(FAST_DELETED, admin).isEmpty(), "everything dropped in tmp expired");
+    Waits.until(() -> !Files.exists(purged), "the purged table's files are deleted");
     Thread.sleep(2500);
 
     assertThat(hashes(fast, purged))
@@ -345,25 +342,7 @@ class RecoverableNamespaceIT {
     createNamespace("default", "dropped", null);
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/dropped", admin, null);
 
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        ReplayCommand.run(
-            new String[] {
-              "replay",
-              "--data-dir",
-              floe.dataDir().toString(),
-              "--url",
-              floe.uri(),
-              "--token",
-              admin,
-              "--out",
-              dir.resolve("replay").toString()
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    String report = out.toString(StandardCharsets.UTF_8);
-    assertThat(report).contains("0 differ").doesNotContain("DIFFERS");
-    assertThat(exit).isZero();
+    Replays.matchLive(floe, admin, dir.resolve("replay"));
     // The catalog of a time between the drop and the re-create shows the namespace absent.
     String past = "/v1/default@" + whileDropped + "/namespaces/again";
     assertThat(status("GET", past, admin)).isEqualTo(404);
@@ -474,16 +453,6 @@ class RecoverableNamespaceIT {
       return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
-    }
-  }
-
-  private static void waitFor(BooleanSupplier condition, String what) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 30_000;
-    while (!condition.getAsBoolean()) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("Timed out waiting until " + what);
-      }
-      Thread.sleep(200);
     }
   }
 }
