@@ -10,6 +10,7 @@ import dev.floe.server.cli.TailCommand;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +26,8 @@ Usage: floe serve [--port 8181] [--host 0.0.0.0] [--data-dir ./floe-data]
                    [--out DIR] [--no-compare] [--until <time|offset>]
        floe events tail [...]   floe audit tail [...]   (see README.md)
        floe broker [--data-dir ./floe-broker] [--port 0]
+       floe broker --node-id N --controller-quorum 1@host:C1,2@host:C2,3@host:C3 --port P
+                   --cluster-id ID [--controller-port C] [--data-dir ./floe-broker]
        floe principals|tokens|grants|visibility ...   (floe principals help)
        floe deleted list|restore|expunge --warehouse W ...   (floe deleted help)
        floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH]] ...   (floe bench --help)
@@ -46,6 +49,10 @@ floe bench measures Iceberg REST catalogs side by side (bin/floe runs the bench 
 floe broker runs only the single-node Kafka broker (KRaft) that floe serve embeds, as its own
   process, until SIGTERM; it keeps its ports across restarts. Point floe serve --kafka at it
   (the fault harness, bench/fault-harness.sh, runs it so it can kill it separately).
+  With --controller-quorum it is one node (broker and controller) of a cluster: start one per
+  voter, all with the same --cluster-id (any Kafka cluster id, e.g. from kafka-storage.sh
+  random-uuid); with three voters or more, internal topics get 3 replicas and writes need 2
+  in-sync replicas (docs/operations.md, "A production cluster").
 """;
 
   private Main() {}
@@ -128,15 +135,47 @@ floe broker runs only the single-node Kafka broker (KRaft) that floe serve embed
    * stopped. A fatal broker fault halts this process only, never a catalog instance.
    */
   private static void runBroker(Map<String, String> flags) throws InterruptedException {
+    Set<String> known =
+        Set.of(
+            "--data-dir",
+            "--port",
+            "--node-id",
+            "--controller-quorum",
+            "--controller-port",
+            "--cluster-id");
     for (String flag : flags.keySet()) {
-      if (!"--data-dir".equals(flag) && !"--port".equals(flag)) {
+      if (!known.contains(flag)) {
         fail("Unknown option " + flag);
       }
     }
     Path dataDir = Path.of(flags.getOrDefault("--data-dir", "./floe-broker"));
-    EmbeddedKafkaBroker broker =
-        new EmbeddedKafkaBroker(
-            dataDir.resolve("kafka"), Integer.parseInt(flags.getOrDefault("--port", "0")));
+    int port = Integer.parseInt(flags.getOrDefault("--port", "0"));
+    EmbeddedKafkaBroker broker;
+    if (flags.containsKey("--controller-quorum")) {
+      // One node of a cluster: every node runs broker and controller, and all share the quorum.
+      for (String required : List.of("--node-id", "--cluster-id", "--port")) {
+        if (!flags.containsKey(required)) {
+          fail("--controller-quorum needs " + required);
+        }
+      }
+      EmbeddedKafkaBroker.ClusterMember member =
+          new EmbeddedKafkaBroker.ClusterMember(
+              Integer.parseInt(flags.get("--node-id")),
+              flags.get("--controller-quorum"),
+              flags.get("--cluster-id"));
+      int controllerPort =
+          flags.containsKey("--controller-port")
+              ? Integer.parseInt(flags.get("--controller-port"))
+              : member.ownControllerPort();
+      broker = new EmbeddedKafkaBroker(dataDir.resolve("kafka"), port, controllerPort, member);
+    } else {
+      for (String clusterOnly : List.of("--node-id", "--controller-port", "--cluster-id")) {
+        if (flags.containsKey(clusterOnly)) {
+          fail(clusterOnly + " needs --controller-quorum");
+        }
+      }
+      broker = new EmbeddedKafkaBroker(dataDir.resolve("kafka"), port);
+    }
     broker.start();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()

@@ -50,7 +50,44 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public static final int ADD_PARTITIONS_BACKOFF_MS = 1;
 
   private final Map<String, String> overrides;
+  private final ClusterMember member;
   private KafkaRaftServer server;
+
+  /**
+   * This node's place in a cluster of combined broker-and-controller nodes: its id, every voter of
+   * the controller quorum ({@code 1@host:port,2@host:port,...}) and the cluster id all of them
+   * format their storage with. With three voters or more, Kafka's internal topics are replicated
+   * three times and every write needs two in-sync replicas ({@link #replicationSettings}).
+   */
+  public record ClusterMember(int nodeId, String quorumVoters, String clusterId) {
+    public ClusterMember {
+      if (nodeId < 0) {
+        throw new IllegalArgumentException("node id must not be negative: " + nodeId);
+      }
+      if (quorumVoters == null || quorumVoters.isBlank()) {
+        throw new IllegalArgumentException("the controller quorum is required");
+      }
+      if (clusterId == null || clusterId.isBlank()) {
+        throw new IllegalArgumentException("the cluster id is required");
+      }
+    }
+
+    public int voters() {
+      return quorumVoters.split(",").length;
+    }
+
+    /** The controller port of this node's entry in the quorum, or -1 when it is not a voter. */
+    public int ownControllerPort() {
+      for (String voter : quorumVoters.split(",")) {
+        String[] idAndAddress = voter.trim().split("@", 2);
+        if (idAndAddress.length == 2 && Integer.parseInt(idAndAddress[0]) == nodeId) {
+          String address = idAndAddress[1];
+          return Integer.parseInt(address.substring(address.lastIndexOf(':') + 1));
+        }
+      }
+      return -1;
+    }
+  }
 
   /**
    * @param port the client port, or 0 to pick a free one on first start and keep it afterwards
@@ -65,9 +102,36 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   public EmbeddedKafkaBroker(Path logDir, int port, Map<String, String> overrides) {
     this.logDir = logDir;
     this.overrides = Map.copyOf(overrides);
+    this.member = null;
     Properties ports = loadPorts(logDir);
     this.port = port != 0 ? port : Integer.parseInt(ports.getProperty("port"));
     this.controllerPort = Integer.parseInt(ports.getProperty("controller.port"));
+  }
+
+  /**
+   * One node of a multi-node cluster: fixed ports (the other nodes and the clients know them), and
+   * storage formatted with the cluster's id.
+   *
+   * @param controllerPort this node's controller port, which its entry in the quorum must name
+   */
+  public EmbeddedKafkaBroker(Path logDir, int port, int controllerPort, ClusterMember member) {
+    if (port <= 0 || controllerPort <= 0) {
+      throw new IllegalArgumentException("a cluster node needs fixed client and controller ports");
+    }
+    if (member.ownControllerPort() != controllerPort) {
+      throw new IllegalArgumentException(
+          "node "
+              + member.nodeId()
+              + " with controller port "
+              + controllerPort
+              + " is not in the controller quorum "
+              + member.quorumVoters());
+    }
+    this.logDir = logDir;
+    this.overrides = Map.of();
+    this.member = member;
+    this.port = port;
+    this.controllerPort = controllerPort;
   }
 
   /**
@@ -117,8 +181,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   private Properties brokerProperties() {
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
-    props.put("node.id", "1");
-    props.put("controller.quorum.voters", "1@localhost:" + controllerPort);
+    props.put("node.id", member == null ? "1" : String.valueOf(member.nodeId()));
+    props.put(
+        "controller.quorum.voters",
+        member == null ? "1@localhost:" + controllerPort : member.quorumVoters());
     props.put(
         "listeners",
         "PLAINTEXT://localhost:" + port + "," + CONTROLLER + "://localhost:" + controllerPort);
@@ -152,8 +218,32 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));
+    if (member != null) {
+      props.putAll(replicationSettings(member.voters()));
+    }
     props.putAll(overrides);
     return props;
+  }
+
+  /**
+   * The replication of a cluster of {@code nodes} brokers: three copies of every internal topic
+   * (consumer offsets, transaction state) and of topics created without a factor, and two in-sync
+   * replicas for an acknowledged write ({@code acks=all}), so one broker may fail without losing an
+   * acknowledged record or stopping writes. Fewer than three nodes replicate to every node and need
+   * one in-sync replica.
+   */
+  static Map<String, String> replicationSettings(int nodes) {
+    String factor = String.valueOf(Math.min(3, nodes));
+    String minIsr = nodes >= 3 ? "2" : "1";
+    return Map.of(
+        "offsets.topic.replication.factor", factor,
+        "transaction.state.log.replication.factor", factor,
+        "transaction.state.log.min.isr", minIsr,
+        "share.coordinator.state.topic.replication.factor", factor,
+        "share.coordinator.state.topic.min.isr", minIsr,
+        "default.replication.factor", factor,
+        "min.insync.replicas", minIsr,
+        "unclean.leader.election.enable", "false");
   }
 
   /** Formats the log directory on first start; later starts reuse its {@code meta.properties}. */
@@ -165,7 +255,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
       Files.createDirectories(logDir);
       Formatter formatter =
           new Formatter()
-              .setClusterId(Uuid.randomUuid().toString())
+              .setClusterId(member == null ? Uuid.randomUuid().toString() : member.clusterId())
               .setNodeId(config.nodeId())
               .setControllerListenerName(CONTROLLER)
               .setMetadataLogDirectory(logDir.toString())
