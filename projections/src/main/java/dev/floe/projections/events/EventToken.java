@@ -60,7 +60,8 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     body.put("w", warehouse);
     body.put("f", filters);
     ArrayNode offsets = body.putArray("p");
-    positions.forEach(offsets::add);
+    // Fixed width, so a token's length never tells how far the log has grown.
+    positions.forEach(offset -> offsets.add(String.format("%019d", offset)));
     byte[] json = FloeJson.toBytes(body);
     byte[] padded = Arrays.copyOf(json, (json.length / PAD + 1) * PAD);
     Arrays.fill(padded, json.length, padded.length, (byte) ' ');
@@ -113,10 +114,16 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     }
     List<Long> positions = new ArrayList<>();
     for (JsonNode offset : body.path("p")) {
-      if (!offset.canConvertToLong() || offset.asLong() < 0) {
+      long position;
+      try {
+        position = Long.parseLong(offset.asText());
+      } catch (NumberFormatException e) {
         throw new InvalidTokenException("Malformed continuation-token");
       }
-      positions.add(offset.asLong());
+      if (position < 0) {
+        throw new InvalidTokenException("Malformed continuation-token");
+      }
+      positions.add(position);
     }
     return new EventToken(body.path("w").asText(), body.path("f").asText(), positions);
   }
