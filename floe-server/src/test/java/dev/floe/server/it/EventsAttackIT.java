@@ -540,7 +540,7 @@ class EventsAttackIT {
   @Test
   @Order(13)
   void manyEventsRequestsDoNotStarveTheRestOfTheCatalog() throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(40);
+    ExecutorService pool = Executors.newFixedThreadPool(80);
     try {
       List<Future<Integer>> flood = new ArrayList<>();
       for (int i = 0; i < 80; i++) {
@@ -555,7 +555,8 @@ class EventsAttackIT {
       long loadStart = System.nanoTime();
       Response load = AuthHttp.send(floe.uri(), "GET", "/v1/default/namespaces/pub", admin, null);
       long loadNanos = System.nanoTime() - loadStart;
-      boolean stillFlooding = flood.stream().anyMatch(f -> !f.isDone());
+      long doneWhenLoaded = flood.stream().filter(Future::isDone).count();
+      boolean stillFlooding = doneWhenLoaded < flood.size();
       List<Integer> statuses = new ArrayList<>();
       for (Future<Integer> f : flood) {
         statuses.add(f.get());
@@ -572,15 +573,15 @@ class EventsAttackIT {
           .as("events requests still waiting when the load was answered")
           .isTrue();
       System.out.printf(
-          "EventsAttackIT flood: a load took %d ms during a flood of %d ms%n",
-          loadNanos / 1_000_000, floodNanos / 1_000_000);
-      // Had they held the catalog's worker threads, the load would have queued behind most of
-      // them: a ratio of the flood's own time, so it does not depend on the machine's speed.
-      assertThat(loadNanos * 8)
-          .as(
-              "a load during the flood (%d ms) against the flood (%d ms)",
-              loadNanos / 1_000_000, floodNanos / 1_000_000)
-          .isLessThan(floodNanos);
+          "EventsAttackIT flood: a load took %d ms during a flood of %d ms; %d of %d events"
+              + " requests were answered before it%n",
+          loadNanos / 1_000_000, floodNanos / 1_000_000, doneWhenLoaded, flood.size());
+      // Had they held the threads every read runs on (20, with 80 requests in flight), the load
+      // would have queued behind them and at least 60 would have been answered first (61 and 62
+      // measured); on the endpoint's own threads, 22 to 27. A count, not a time.
+      assertThat(doneWhenLoaded)
+          .as("events requests answered before a load sent just after them")
+          .isLessThan(48);
     } finally {
       pool.shutdownNow();
     }
