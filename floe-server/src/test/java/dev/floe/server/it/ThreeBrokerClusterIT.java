@@ -60,8 +60,11 @@ class ThreeBrokerClusterIT {
 
   @TempDir Path root;
 
-  /** One fault: what it was, when it struck, and until when its effects are measured. */
-  private record Fault(String name, long at, long until) {}
+  /**
+   * One fault: what it was, when it struck, until when its effects are measured, and how long the
+   * fault itself lasted beyond its start (a pause), which the gap bound allows for.
+   */
+  private record Fault(String name, long at, long until, Duration lasting) {}
 
   @Test
   void acknowledgedCommitsSurviveBrokerControllerAndInstanceFaults() throws Exception {
@@ -105,8 +108,9 @@ class ThreeBrokerClusterIT {
             gap.toMillis(),
             resumed.toMillis(),
             writers.acknowledgedBetween(fault.at(), fault.until()));
-        assertThat(resumed).as("%s: every table committed again", fault.name()).isLessThan(MAX_GAP);
-        assertThat(gap).as("%s: longest gap", fault.name()).isLessThan(MAX_GAP);
+        Duration bound = MAX_GAP.plus(fault.lasting());
+        assertThat(resumed).as("%s: every table committed again", fault.name()).isLessThan(bound);
+        assertThat(gap).as("%s: longest gap", fault.name()).isLessThan(bound);
       }
       writers.assertEveryAckInMetadata(cluster.instance(0).uri());
       writers.assertEveryAckInMetadata(cluster.instance(1).uri());
@@ -151,14 +155,14 @@ class ThreeBrokerClusterIT {
     log(
         "%s: node %d restarted, back in every ISR in %d ms",
         name, node, millis(System.nanoTime() - restarting));
-    Thread.sleep(SETTLE.toMillis());
-    return new Fault(name, at, System.nanoTime());
+    return new Fault(name, at, settled(writers, name), Duration.ZERO);
   }
 
   /**
    * Grey failure: SIGSTOP for 20 s of a broker leading partitions of floe.commands (one that is not
-   * the active controller, when there is one), then SIGCONT: commits resume (they stall for most of
-   * the pause: see below), and the broker rejoins, its replicas back in sync.
+   * the active controller, when there is one), then SIGCONT: commits resume, and the broker
+   * rejoins, its replicas back in sync. Commits stall for the whole pause and can stay stalled for
+   * some 30 s after it (docs/operations.md), so the gap bound allows for the pause.
    */
   private static Fault pauseLeadingBroker(ThreeNodeCluster cluster, KeyedWriters writers)
       throws Exception {
@@ -176,9 +180,9 @@ class ThreeBrokerClusterIT {
     Thread.sleep(BROKER_PAUSE.toMillis());
     long resumed = System.nanoTime();
     ThreeNodeCluster.signal(pid, "CONT");
-    // Not asserted: clients' requests in flight to the paused broker wait for it (or for their
-    // request.timeout.ms, 30 s) although the controller fenced it and moved its leaders after 3 s;
-    // so few or no commits are acknowledged during the pause (docs/operations.md).
+    // Not asserted: requests in flight to the paused broker wait for it (or for their
+    // request.timeout.ms, 30 s) although its leaderships move after the 3 s broker session; so
+    // few or no commits are acknowledged during the pause.
     log(
         "SIGCONTed broker %d; %d commits acknowledged during the pause",
         victim, writers.acknowledgedBetween(at, resumed));
@@ -188,8 +192,8 @@ class ThreeBrokerClusterIT {
     log(
         "broker %d: 3 brokers again %d ms after SIGCONT, every ISR full after %d ms",
         victim, millis(back - resumed), millis(System.nanoTime() - resumed));
-    Thread.sleep(SETTLE.toMillis());
-    return new Fault("broker SIGSTOP 20 s", at, System.nanoTime());
+    String name = "broker SIGSTOP 20 s";
+    return new Fault(name, at, settled(writers, name), BROKER_PAUSE);
   }
 
   /** SIGKILL of instance 0 while writers commit; restarted once the other took over. */
@@ -210,8 +214,7 @@ class ThreeBrokerClusterIT {
     assertThat(writers.awaitEveryTableCommittedAfter(ready, MAX_GAP))
         .as("every table commits after the instance's return")
         .isTrue();
-    Thread.sleep(SETTLE.toMillis());
-    return new Fault("instance SIGKILL", at, System.nanoTime());
+    return new Fault("instance SIGKILL", at, settled(writers, "instance SIGKILL"), Duration.ZERO);
   }
 
   /**
@@ -237,8 +240,24 @@ class ThreeBrokerClusterIT {
     assertThat(writers.awaitEveryTableCommittedAfter(System.nanoTime(), MAX_GAP))
         .as("every table commits after the zombie's return")
         .isTrue();
-    Thread.sleep(3 * SETTLE.toMillis());
-    return new Fault("instance SIGSTOP (zombie)", at, System.nanoTime());
+    Thread.sleep(2 * SETTLE.toMillis());
+    String name = "instance SIGSTOP (zombie)";
+    return new Fault(name, at, settled(writers, name), Duration.ZERO);
+  }
+
+  /**
+   * Once a fault is repaired: waits a little, then until every table has committed again, so that
+   * the next fault strikes a working cluster and each gap is its own fault's. Returns the time.
+   */
+  private static long settled(KeyedWriters writers, String name) throws InterruptedException {
+    Thread.sleep(SETTLE.toMillis());
+    long from = System.nanoTime();
+    boolean committing = writers.awaitEveryTableCommittedAfter(from, MAX_GAP.multipliedBy(2));
+    log(
+        "%s: every table committing again %d ms after the repair",
+        name, millis(System.nanoTime() - from));
+    assertThat(committing).as("%s: every table commits once repaired", name).isTrue();
+    return System.nanoTime();
   }
 
   private static void log(String format, Object... args) {
