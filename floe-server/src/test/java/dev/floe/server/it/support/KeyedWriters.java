@@ -84,9 +84,10 @@ public final class KeyedWriters {
   }
 
   /**
-   * The longest time a table went without an acknowledged commit around {@code [from, to]}
-   * (System.nanoTime()): the longest interval between a table's consecutive acknowledgements that
-   * overlaps the window; an open interval (no acknowledgement since) counts up to {@code to}.
+   * The longest time a table went without an acknowledged commit because of what happened in {@code
+   * [from, to]} (System.nanoTime()): the longest interval between a table's consecutive
+   * acknowledgements that ends in the window (one that ends later belongs to what follows); an open
+   * interval (no acknowledgement since) counts up to {@code to}.
    */
   public Duration longestGap(long from, long to) {
     long longest = 0;
@@ -95,7 +96,7 @@ public final class KeyedWriters {
       for (int i = 1; i <= times.size(); i++) {
         long start = times.get(i - 1);
         long end = i < times.size() ? times.get(i) : to;
-        if (end > from && start < to) {
+        if (end > from && end <= to && start < end) {
           longest = Math.max(longest, end - start);
         }
       }
