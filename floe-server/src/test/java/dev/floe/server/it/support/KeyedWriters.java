@@ -96,7 +96,7 @@ public final class KeyedWriters {
       for (int i = 1; i <= times.size(); i++) {
         long start = times.get(i - 1);
         long end = i < times.size() ? times.get(i) : to;
-        if (end > from && end <= to && start < end) {
+        if (end > from && end <= to) {
           longest = Math.max(longest, end - start);
         }
       }
