@@ -196,6 +196,11 @@ public final class FloeProcess implements AutoCloseable {
     }
   }
 
+  /** The process id of the running server (to signal it: SIGSTOP, SIGCONT). */
+  public long pid() {
+    return process.pid();
+  }
+
   /** Whether the process runs (false after {@link #kill()} until the next {@link #start()}). */
   public boolean isAlive() {
     return process != null && process.isAlive();
