@@ -66,6 +66,7 @@ public final class IcebergRoutes {
     TokenHandlers tokens = new TokenHandlers(catalog, sync);
     EventsHandlers eventPages = new EventsHandlers(catalog, events, tail);
     AuditHandlers audits = new AuditHandlers(catalog, recentAudit);
+    DeletedHandlers deleted = new DeletedHandlers(catalog, management);
     Guards.Guard read = Guards.table(Action.READ);
     Guards.Guard write = Guards.table(Action.WRITE);
     Guards.Guard namespaceWrite = Guards.namespace(Action.WRITE);
@@ -144,9 +145,9 @@ public final class IcebergRoutes {
     // Dropped tables and views: "manage on the namespace" is checked in the handler (it is in the
     // body or the query).
     route.add(GET, wh + "/audit", any, audits::handleAudit);
-    route.add(GET, wh + "/deleted", any, management::handleListDeleted);
-    route.add(POST, wh + "/deleted/restore", any, management::handleRestore);
-    route.add(POST, wh + "/deleted/expunge", any, management::handleExpunge);
+    route.add(GET, wh + "/deleted", any, deleted::handleListDeleted);
+    route.add(POST, wh + "/deleted/restore", any, deleted::handleRestore);
+    route.add(POST, wh + "/deleted/expunge", any, deleted::handleExpunge);
     return router;
   }
 

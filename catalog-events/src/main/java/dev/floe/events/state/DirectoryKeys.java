@@ -83,6 +83,13 @@ public final class DirectoryKeys {
     return deletedPrefix(warehouse, identifier) + kind + ":" + dropCommandId;
   }
 
+  /** A dropped namespace kept for its recovery period: among what was dropped in its parent. */
+  public static String deletedNamespace(
+      String warehouse, Namespace namespace, String dropCommandId) {
+    return deleted(
+        warehouse, DeletedEntity.identifierOf(namespace), DeletedEntity.NAMESPACE, dropCommandId);
+  }
+
   /** Prefix of every dropped table or view once named {@code identifier}. */
   public static String deletedPrefix(String warehouse, TableIdentifier identifier) {
     return deletedPrefix(warehouse, identifier.namespace())

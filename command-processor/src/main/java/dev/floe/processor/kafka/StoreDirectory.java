@@ -190,22 +190,12 @@ final class StoreDirectory implements Directory {
     } else if (event instanceof NamespaceDroppedEvent e) {
       dropNamespace(e, atMs);
     } else if (event instanceof NamespaceRestoredEvent e) {
-      store.delete(
-          DirectoryKeys.deleted(
-              warehouse,
-              DeletedEntity.identifierOf(e.namespace()),
-              DeletedEntity.NAMESPACE,
-              e.dropCommandId()));
+      store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
       store.put(
           DirectoryKeys.namespace(warehouse, e.namespace()),
           new NamespaceState(e.properties(), e.sequence()).toBytes());
     } else if (event instanceof NamespaceExpungedEvent e) {
-      store.delete(
-          DirectoryKeys.deleted(
-              warehouse,
-              DeletedEntity.identifierOf(e.namespace()),
-              DeletedEntity.NAMESPACE,
-              e.dropCommandId()));
+      store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
     } else if (event instanceof TableFilesPurgedEvent e) {
       forgetPurge(e.location());
     } else if (event instanceof TablePurgeRefusedEvent e) {
