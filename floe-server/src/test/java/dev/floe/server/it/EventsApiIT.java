@@ -20,6 +20,8 @@ import dev.floe.projections.replay.EventLogReader;
 import dev.floe.server.cli.TailCommand;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.EventPaging;
+import dev.floe.server.it.support.EventPaging.Paged;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -258,8 +260,8 @@ class EventsApiIT {
   @Test
   @Order(5)
   void aTokenSurvivesARestartAndABadOneIsRefused() throws Exception {
-    String filter = "{\"object-types\":[\"table\"]";
-    JsonNode first = page(admin, filter + ",\"page-size\":500}");
+    String filter = "{\"object-types\":[\"table\"]}";
+    JsonNode first = page(admin, EventPaging.body(filter, 500, null));
     String token = first.path("continuation-token").asText();
     List<String> before = new ArrayList<>(ids(events(first)));
     List<String> uninterrupted = new ArrayList<>(before);
@@ -278,12 +280,7 @@ class EventsApiIT {
     String tampered =
         token.substring(0, at) + (token.charAt(at) == 'A' ? 'B' : 'A') + token.substring(at + 1);
     Response bad =
-        AuthHttp.send(
-            floe.uri(),
-            "POST",
-            EVENTS,
-            admin,
-            filter + ",\"continuation-token\":\"" + tampered + "\"}");
+        AuthHttp.send(floe.uri(), "POST", EVENTS, admin, EventPaging.body(filter, 100, tampered));
     assertThat(bad.status()).as(bad.body()).isEqualTo(400);
     assertThat(bad.json().path("error").path("type").asText()).isEqualTo("BadRequestException");
     Response garbage =
@@ -300,16 +297,11 @@ class EventsApiIT {
     resumed.addAll(ids(drain(admin, filter, token)));
     assertThat(resumed).isEqualTo(uninterrupted);
     // At the end: an empty page with a token that yields newer events later.
-    JsonNode end = page(admin, filter + ",\"continuation-token\":\"" + lastToken + "\"}");
+    JsonNode end = page(admin, EventPaging.body(filter, 100, lastToken));
     assertThat(events(end)).isEmpty();
     createTable("ev", "later");
     JsonNode newer =
-        page(
-            admin,
-            filter
-                + ",\"continuation-token\":\""
-                + end.path("continuation-token").asText()
-                + "\"}");
+        page(admin, EventPaging.body(filter, 100, end.path("continuation-token").asText()));
     assertThat(events(newer))
         .extracting(e -> e.path("operation").path("identifier").path("name").asText())
         .containsExactly("later");
@@ -559,48 +551,31 @@ class EventsApiIT {
   }
 
   /** Pages through everything with random page sizes, each answer checked against the schema. */
+  /** Pages through everything with random page sizes, each answer checked against the schema. */
   private static List<JsonNode> pageAll(String token, String filter, Random random) {
-    String base = filter.substring(0, filter.length() - 1);
-    String sep = base.length() > 1 ? "," : "";
-    List<JsonNode> all = new ArrayList<>();
-    String continuation = null;
-    while (true) {
-      // Mostly large pages, some tiny ones (a page of 1 still ends with its whole transaction).
-      int size = random.nextInt(8) == 0 ? 1 + random.nextInt(20) : 100 + random.nextInt(900);
-      JsonNode page =
-          page(
-              token,
-              base
-                  + sep
-                  + "\"page-size\":"
-                  + size
-                  + (continuation == null ? "" : ",\"continuation-token\":\"" + continuation + "\"")
-                  + "}");
-      // A page ends with the whole of a transaction it started.
-      assertThat(events(page).size()).isLessThanOrEqualTo(size + TABLES - 1);
-      continuation = page.path("continuation-token").asText();
-      if (events(page).isEmpty()) {
-        lastToken = continuation;
-        return all;
-      }
-      all.addAll(events(page));
-    }
+    // Mostly large pages, some tiny ones (a page of 1 still ends with its whole transaction).
+    int[] size = new int[1];
+    Paged paged =
+        EventPaging.all(
+            body -> {
+              JsonNode page = page(token, body);
+              // A page ends with the whole of a transaction it started.
+              assertThat(events(page).size()).isLessThanOrEqualTo(size[0] + TABLES - 1);
+              return page;
+            },
+            filter,
+            null,
+            () ->
+                size[0] =
+                    random.nextInt(8) == 0 ? 1 + random.nextInt(20) : 100 + random.nextInt(900));
+    lastToken = paged.lastToken();
+    return paged.events();
   }
 
   private static List<JsonNode> drain(String token, String filter, String continuation) {
-    List<JsonNode> all = new ArrayList<>();
-    while (true) {
-      JsonNode page =
-          page(
-              token,
-              filter + ",\"page-size\":300,\"continuation-token\":\"" + continuation + "\"}");
-      continuation = page.path("continuation-token").asText();
-      if (events(page).isEmpty()) {
-        lastToken = continuation;
-        return all;
-      }
-      all.addAll(events(page));
-    }
+    Paged paged = EventPaging.all(body -> page(token, body), filter, continuation, () -> 300);
+    lastToken = paged.lastToken();
+    return paged.events();
   }
 
   private static JsonNode page(String token, String body) {

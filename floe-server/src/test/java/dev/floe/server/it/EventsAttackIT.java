@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.EventPaging;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -672,45 +673,11 @@ class EventsAttackIT {
   }
 
   private static JsonNode drainToEnd(String token, String filter) {
-    String base = filter.substring(0, filter.length() - 1);
-    String continuation = null;
-    while (true) {
-      JsonNode page =
-          page(
-              token,
-              base
-                  + ",\"page-size\":1000"
-                  + (continuation == null ? "" : ",\"continuation-token\":\"" + continuation + "\"")
-                  + "}");
-      continuation = page.path("continuation-token").asText();
-      if (page.path("events").isEmpty()) {
-        return page;
-      }
-    }
+    return EventPaging.all(body -> page(token, body), filter, null, () -> 1000).last();
   }
 
   private static List<JsonNode> pageAll(String token, String filter, int size) {
-    String base = filter.substring(0, filter.length() - 1);
-    String sep = base.length() > 1 ? "," : "";
-    List<JsonNode> all = new ArrayList<>();
-    String continuation = null;
-    for (int guard = 0; guard < 10_000; guard++) {
-      JsonNode page =
-          page(
-              token,
-              base
-                  + sep
-                  + "\"page-size\":"
-                  + size
-                  + (continuation == null ? "" : ",\"continuation-token\":\"" + continuation + "\"")
-                  + "}");
-      continuation = page.path("continuation-token").asText();
-      if (page.path("events").isEmpty()) {
-        return all;
-      }
-      page.path("events").forEach(all::add);
-    }
-    throw new AssertionError("paging did not end");
+    return EventPaging.all(body -> page(token, body), filter, null, () -> size).events();
   }
 
   private static JsonNode page(String token, String body) {
