@@ -41,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class CommandGateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommandGateway.class);
   private static final int MAX_PENDING = 10_000;
+  private static final int REQUEST_TIMEOUT_MS = 5_000;
 
   private final String instanceId;
   private final Topics topics;
@@ -199,7 +200,9 @@ public final class CommandGateway implements AutoCloseable {
     props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordLimits.MAX_REQUEST_BYTES);
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
+    // A request in flight to a broker that stopped answering waits this long before the producer
+    // looks for the partition's new leader (a broker's leaderships move after its 3 s session).
+    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
     return props;
   }
 
@@ -209,6 +212,7 @@ public final class CommandGateway implements AutoCloseable {
     props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
     props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
     props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 100);
+    props.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
     return props;
   }
 

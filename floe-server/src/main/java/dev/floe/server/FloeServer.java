@@ -26,6 +26,7 @@ import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.infra.storage.StorageSelfCheck;
 import dev.floe.infra.storage.vending.CredentialVendors;
 import dev.floe.processor.kafka.ProcessorStarter;
+import dev.floe.projections.FreezeGuard;
 import dev.floe.projections.StreamsCatalogQueries;
 import dev.floe.projections.access.AccessView;
 import dev.floe.projections.audit.RecentAudit;
@@ -147,7 +148,8 @@ public final class FloeServer implements AutoCloseable {
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
     CatalogMetrics metrics = new CatalogMetrics(streams);
-    StreamsCatalogQueries queries = new StreamsCatalogQueries(streams, self, metadataFiles);
+    StreamsCatalogQueries queries =
+        new StreamsCatalogQueries(streams, self, metadataFiles, FreezeGuard.start());
     CatalogContext catalog =
         new CatalogContext(
             config,

@@ -41,15 +41,20 @@ public final class StreamsCatalogQueries implements CatalogQueries {
   private final KafkaStreams streams;
   private final HostInfo self;
   private final MetadataDocuments documents;
+  private final FreezeGuard freezes;
 
   /**
    * @param self this instance's {@code application.server}; a key hosted elsewhere throws {@link
    *     NotLocalException} naming the owner, and the API forwards the request there
+   * @param freezes whether this process was just frozen; its stores are not read until it is sure
+   *     they are still its own
    */
-  public StreamsCatalogQueries(KafkaStreams streams, HostInfo self, MetadataDocuments documents) {
+  public StreamsCatalogQueries(
+      KafkaStreams streams, HostInfo self, MetadataDocuments documents, FreezeGuard freezes) {
     this.streams = streams;
     this.self = self;
     this.documents = documents;
+    this.freezes = freezes;
   }
 
   @Override
@@ -271,6 +276,10 @@ public final class StreamsCatalogQueries implements CatalogQueries {
       }
       if (self != null && !self.equals(metadata.activeHost())) {
         throw new NotLocalException(metadata.activeHost().host(), metadata.activeHost().port());
+      }
+      if (!freezes.trusted()) {
+        throw new StoreUnavailableException(
+            "This instance was paused; it answers again once its partitions are confirmed", null);
       }
       return streams.store(
           StoreQueryParameters.fromNameAndType(

@@ -4,6 +4,7 @@ import dev.floe.events.RecordLimits;
 import dev.floe.events.Topics;
 import dev.floe.infra.config.FloeConfig;
 import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.TopicConfig;
@@ -17,6 +18,12 @@ import org.apache.kafka.streams.StreamsConfig;
  * every record of that poll: group commit); see docs/architecture.md for the measurements.
  */
 public final class StreamsSettings {
+  /** How long the processor's transactions may stay open before the coordinator aborts them. */
+  public static final int TRANSACTION_TIMEOUT_MS = 5_000;
+
+  /** How long a Kafka client of Floe waits for a broker's answer before trying again elsewhere. */
+  public static final int REQUEST_TIMEOUT_MS = 5_000;
+
   private StreamsSettings() {}
 
   /**
@@ -66,10 +73,25 @@ public final class StreamsSettings {
         String.valueOf(RecordLimits.MAX_REQUEST_BYTES));
     props.put(StreamsConfig.producerPrefix(ProducerConfig.RETRY_BACKOFF_MS_CONFIG), 5);
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG), 100);
-    // Static membership: a restarted instance rejoins at once, without a rebalance.
+    // Static membership: a restarted instance rejoins at once, without a rebalance. A silent one
+    // (dead, or paused) keeps its partitions for the session timeout: the first bound of an
+    // instance failover (docs/architecture.md, "What bounds a failover").
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG), instanceId);
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), 15_000);
-    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), 3_000);
+    int session = (int) config.sessionTimeout().toMillis();
+    props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), session);
+    props.put(
+        StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), session / 4);
+    // A dead instance's open transaction holds back what every read_committed reader sees on the
+    // partitions it wrote (replies included) until the transaction coordinator aborts it, one
+    // transaction timeout after it began. A transaction here spans one poll loop (milliseconds),
+    // so 5 s (Kafka Streams' default is 10 s) is far from aborting a healthy one.
+    props.put(
+        StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
+        TRANSACTION_TIMEOUT_MS);
+    // A request in flight to a broker that stopped answering (paused, or its machine lost) waits
+    // this long before the client looks for the partition's new leader; the default, 30 s, made a
+    // 20 s broker pause stall commits for all of it.
+    props.put(CommonClientConfigs.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
     // Floe has no global stores, so this changes nothing but the warning Kafka Streams 4.3 logs
     // at every start without it; it is the behaviour of Kafka Streams 5.0. The partition assignor
     // builds a configuration of its own from the main consumer's, hence the second entry.

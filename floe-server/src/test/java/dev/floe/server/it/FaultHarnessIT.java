@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.floe.server.it.support.FaultCluster;
+import dev.floe.server.it.support.FaultFigures;
 import dev.floe.server.it.support.FaultRun;
 import dev.floe.server.it.support.KeyedCommits;
 import dev.floe.server.it.support.LineageChecker;
@@ -36,6 +37,7 @@ import org.slf4j.LoggerFactory;
 class FaultHarnessIT {
   private static final int INSTANCES = Integer.getInteger("floe.faults.instances", 2);
   private static final int WRITERS = Integer.getInteger("floe.faults.writers", 4);
+  private static final int MIXED_WRITERS = Integer.getInteger("floe.faults.mixed-writers", 2);
   private static final int TABLES = Integer.getInteger("floe.faults.tables", 4);
   private static final int KILLS = Integer.getInteger("floe.faults.kills", 4);
   private static final int BROKER_RESTARTS = Integer.getInteger("floe.faults.broker-restarts", 1);
@@ -112,10 +114,11 @@ class FaultHarnessIT {
         new FaultRun(
                 cluster,
                 new FaultRun.Settings(
-                    "instance-kills", WRITERS, TABLES, LOAD, KILLS, 0, PAUSE, MAX_DOWN, SEED))
+                    "instance-kills", WRITERS, TABLES, MIXED_WRITERS, LOAD, PAUSE, MAX_DOWN, SEED),
+                FaultRun.singleBroker(cluster, KILLS, 0, MAX_DOWN))
             .run();
     assertClean(result);
-    assertThat(result.figures().get("kills")).isEqualTo(String.valueOf(KILLS));
+    assertThat(result.figures().get("instance-faults")).isEqualTo(String.valueOf(KILLS));
   }
 
   @Test
@@ -130,33 +133,39 @@ class FaultHarnessIT {
                     "broker-restarts",
                     WRITERS,
                     TABLES,
+                    MIXED_WRITERS,
                     LOAD,
-                    0,
-                    BROKER_RESTARTS,
                     PAUSE,
                     MAX_DOWN,
-                    SEED + 1))
+                    SEED + 1),
+                FaultRun.singleBroker(cluster, 0, BROKER_RESTARTS, MAX_DOWN))
             .run();
     assertClean(result);
-    assertThat(result.figures().get("broker-restarts")).isEqualTo(String.valueOf(BROKER_RESTARTS));
+    assertThat(result.figures().get("broker-faults")).isEqualTo(String.valueOf(BROKER_RESTARTS));
   }
 
-  private static void assertClean(FaultRun.Result result) {
+  /** Every count that must be 0 is, and the run acknowledged and checked commits. */
+  static void assertClean(FaultRun.Result result) {
     LineageChecker.Report report = result.report();
     assertThat(result.problems()).as("harness problems").isEmpty();
     assertThat(report.problems()).as("lineage problems").isEmpty();
-    assertThat(report.lost()).as("lost acknowledged commits").isZero();
-    assertThat(report.duplicates()).as("commits applied twice").isZero();
-    assertThat(report.ownConflicts()).as("409s against the client's own commit").isZero();
-    assertThat(report.rejectedButPresent()).as("409s for commits that were applied").isZero();
-    assertThat(report.phantoms()).as("snapshots nobody attempted").isZero();
-    assertThat(report.chainBreaks()).as("snapshots off the linear chain").isZero();
-    assertThat(report.sequenceGaps()).as("sequence number gaps").isZero();
+    assertThat(result.readYourWrites().examples()).as("read-your-writes violations").isEmpty();
+    assertThat(result.events().problems()).as("event log problems").isEmpty();
+    assertThat(result.mixed().problems()).as("creates, renames and transactions").isEmpty();
     assertThat(result.refusals())
         .as("commits answered with an error other than 409 or 5xx")
         .isEmpty();
+    for (String failure : FaultFigures.FAILURES) {
+      assertThat(result.figures().get(failure)).as(failure).isEqualTo("0");
+    }
     assertThat(Long.parseLong(result.figures().get("acknowledged")))
         .as("acknowledged commits")
         .isPositive();
+    assertThat(result.readYourWrites().trials()).as("read-your-writes trials").isPositive();
+    if (Integer.parseInt(result.figures().get("mixed-writers")) > 0) {
+      assertThat(result.mixed().acknowledged())
+          .as("creates, renames and transactions acknowledged")
+          .isPositive();
+    }
   }
 }

@@ -29,6 +29,8 @@ import java.util.stream.Collectors;
  * @param recoveryPeriods warehouse → how long a dropped table or view is kept, restorable ({@code
  *     floe.warehouse.<w>.recovery-period}); a warehouse not listed keeps them for {@link
  *     #DEFAULT_RECOVERY_PERIOD}
+ * @param sessionTimeout how long the Kafka group waits for a silent instance before its partitions
+ *     move to the others (the processor's consumer {@code session.timeout.ms})
  */
 public record FloeConfig(
     String host,
@@ -52,7 +54,15 @@ public record FloeConfig(
     AuthConfig auth,
     HttpConfig http,
     StorageConfig storage,
-    Map<String, Duration> recoveryPeriods) {
+    Map<String, Duration> recoveryPeriods,
+    Duration sessionTimeout) {
+
+  /**
+   * Kafka brokers refuse a session shorter than their {@code group.min.session.timeout.ms}, 6 s by
+   * default; the floor is the fastest an instance fault is detected without the operator changing
+   * the brokers.
+   */
+  public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(6);
 
   /** How long a dropped table or view is kept when its warehouse does not say. */
   public static final Duration DEFAULT_RECOVERY_PERIOD = Duration.ofDays(7);
@@ -67,6 +77,7 @@ public record FloeConfig(
           }
         });
     haltBefore = haltBefore == null ? Set.of() : Set.copyOf(haltBefore);
+    sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
     auth = auth == null ? AuthConfig.NONE : auth;
     http = http == null ? HttpConfig.DEFAULT : http;
     Objects.requireNonNull(dataDir, "dataDir");
@@ -153,7 +164,9 @@ public record FloeConfig(
         AuthConfig.fromProperties(props),
         HttpConfig.fromProperties(props),
         StorageConfig.fromProperties(props, warehouses),
-        recoveryPeriods(props));
+        recoveryPeriods(props),
+        Duration.parse(
+            props.getProperty("floe.streams.session-timeout", DEFAULT_SESSION_TIMEOUT.toString())));
   }
 
   private static Map<String, Duration> recoveryPeriods(Properties props) {

@@ -215,6 +215,10 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     // (default 9 s); with a single broker there is no one to fail over to, so expire it fast.
     props.put("broker.session.timeout.ms", "3000");
     props.put("broker.heartbeat.interval.ms", "1000");
+    // The transaction coordinator aborts a transaction past its timeout only when it looks, every
+    // 10 s by default; a dead instance's open transaction holds back every read_committed reader of
+    // the partitions it wrote until then. Look every second.
+    props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));

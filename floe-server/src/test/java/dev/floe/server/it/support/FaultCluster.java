@@ -12,7 +12,7 @@ import java.util.Map;
  * broker ({@code floe.kafka.bootstrap-servers}) and on one shared warehouse directory, as N
  * machines would share a cluster and an object store.
  */
-public final class FaultCluster implements AutoCloseable {
+public final class FaultCluster implements FaultTarget, AutoCloseable {
   private final BrokerProcess broker;
   private final List<FloeProcess> instances = new ArrayList<>();
 
@@ -44,14 +44,16 @@ public final class FaultCluster implements AutoCloseable {
     return broker;
   }
 
-  public int size() {
-    return instances.size();
+  @Override
+  public String bootstrapServers() {
+    return broker.bootstrapServers();
   }
 
   public FloeProcess instance(int index) {
     return instances.get(index);
   }
 
+  @Override
   public List<String> uris() {
     return instances.stream().map(FloeProcess::uri).toList();
   }

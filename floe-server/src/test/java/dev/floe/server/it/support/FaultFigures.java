@@ -27,6 +27,31 @@ import org.slf4j.LoggerFactory;
 public final class FaultFigures {
   private static final Logger LOG = LoggerFactory.getLogger(FaultFigures.class);
 
+  /**
+   * The counts that must be 0, first on the summary line: anything lost, applied twice, answered
+   * 409 against the client's own commit, applied that nobody attempted, missing from a load after
+   * its 200, or torn by a fault (a multi-table transaction applied to one table only); the mixed
+   * writers' creates, renames and transactions lost, applied twice or refused.
+   */
+  public static final List<String> FAILURES =
+      List.of(
+          "lost",
+          "duplicates",
+          "own-conflicts",
+          "phantoms",
+          "ryw-violations",
+          "torn",
+          "mixed-lost",
+          "mixed-duplicates",
+          "mixed-refused",
+          "chain-breaks",
+          "sequence-gaps",
+          "rejected-but-present",
+          "refused",
+          "event-duplicates",
+          "events-not-in-metadata",
+          "snapshots-without-event");
+
   private FaultFigures() {}
 
   public static Map<String, String> of(
@@ -34,6 +59,9 @@ public final class FaultFigures {
       int instances,
       CommitLog log,
       LineageChecker.Report report,
+      MixedOps.Report mixed,
+      ReadYourWrites.Report reads,
+      EventLogCheck.Report events,
       List<FaultRun.Fault> faults,
       List<HarnessWriter> writers,
       long loadStart,
@@ -47,6 +75,7 @@ public final class FaultFigures {
     f.put("tables", String.valueOf(settings.tables()));
     f.put("seed", String.valueOf(settings.seed()));
     f.put("max-down-ms", String.valueOf(settings.maxDown().toMillis()));
+    f.put("faults", String.valueOf(faults.size()));
     f.put(
         "load-average-1m",
         String.format(
@@ -54,10 +83,6 @@ public final class FaultFigures {
             "%.1f",
             ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
     f.put("load-s", seconds(loadEnd - loadStart));
-    f.put("kills", String.valueOf(faults.stream().filter(x -> x.what().contains("floe")).count()));
-    f.put(
-        "broker-restarts",
-        String.valueOf(faults.stream().filter(x -> x.what().contains("broker")).count()));
     List<CommitLog.Attempt> attempts =
         log.attempts().stream().filter(a -> a.writer >= 0).collect(Collectors.toList());
     long acknowledged = count(attempts, CommitLog.Outcome.ACKNOWLEDGED);
@@ -83,22 +108,44 @@ public final class FaultFigures {
     f.put("phantoms", String.valueOf(report.phantoms()));
     f.put("chain-breaks", String.valueOf(report.chainBreaks()));
     f.put("sequence-gaps", String.valueOf(report.sequenceGaps()));
+    f.put("mixed-writers", String.valueOf(settings.mixedWriters()));
+    f.put("creates", String.valueOf(mixed.creates()));
+    f.put("renames", String.valueOf(mixed.renames()));
+    f.put("transactions", String.valueOf(mixed.transactions()));
+    f.put("mixed-acknowledged", String.valueOf(mixed.acknowledged()));
+    f.put("mixed-unknown", String.valueOf(mixed.unknown()));
+    f.put("mixed-lost", String.valueOf(mixed.lost()));
+    f.put("mixed-duplicates", String.valueOf(mixed.duplicates()));
+    f.put("torn", String.valueOf(mixed.torn()));
+    f.put("mixed-refused", String.valueOf(mixed.refused()));
+    f.put("ryw-trials", String.valueOf(reads.trials()));
+    f.put("ryw-violations", String.valueOf(reads.violations()));
+    f.put("ryw-unanswered", String.valueOf(reads.unavailable()));
+    f.put("events-checked", String.valueOf(events.events()));
+    f.put("event-duplicates", String.valueOf(events.duplicates()));
+    f.put("events-not-in-metadata", String.valueOf(events.notInMetadata()));
+    f.put("snapshots-without-event", String.valueOf(events.withoutEvent()));
     List<Double> latencies = sortedLatencies(log);
     f.put("commit-p50-ms", millis(percentile(latencies, 50)));
     f.put("commit-p99-ms", millis(percentile(latencies, 99)));
     f.put("commit-max-ms", millis(percentile(latencies, 100)));
     f.put("max-table-gap-s", seconds(maxGap(attempts, loadStart, loadEnd, true)));
     f.put("max-any-gap-s", seconds(maxGap(attempts, loadStart, loadEnd, false)));
-    f.put(
-        "max-unavailability-s",
-        seconds(faults.stream().mapToLong(FaultRun.Fault::unavailableNanos).max().orElse(0)));
-    f.put(
-        "median-unavailability-s",
-        seconds(
-            (long)
-                percentile(
-                    faults.stream().map(x -> (double) x.unavailableNanos()).sorted().toList(),
-                    50)));
+    for (String kind : List.of(FaultRun.INSTANCE, FaultRun.BROKER)) {
+      List<Double> windows =
+          faults.stream()
+              .filter(x -> x.kind().equals(kind))
+              .map(x -> (double) x.unavailableNanos())
+              .sorted()
+              .toList();
+      f.put(kind + "-faults", String.valueOf(windows.size()));
+      f.put(
+          kind + "-window-median-s",
+          windows.isEmpty() ? "-" : seconds((long) percentile(windows, 50)));
+      f.put(
+          kind + "-window-max-s",
+          windows.isEmpty() ? "-" : seconds((long) percentile(windows, 100)));
+    }
     f.put(
         "max-restart-s",
         seconds(faults.stream().mapToLong(x -> x.readyNanos() - x.startNanos()).max().orElse(0)));
@@ -136,30 +183,36 @@ public final class FaultFigures {
   }
 
   /** The figures on one line, for the test output and the harness script. */
+  /**
+   * The figures on one line, for the test output and the harness script: the counts that must be 0,
+   * then what the run did and how long its faults kept commits away.
+   */
   public static String summaryLine(Map<String, String> figures) {
-    StringBuilder line = new StringBuilder("FAULT-HARNESS");
+    StringBuilder line = new StringBuilder();
+    for (String key : FAILURES) {
+      line.append(key).append(' ').append(figures.get(key)).append(' ');
+    }
+    line.append('|');
     for (String key :
         List.of(
             "run",
             "instances",
             "writers",
             "load-s",
-            "kills",
-            "broker-restarts",
             "acknowledged",
             "unknown",
-            "rejected",
-            "refused",
-            "lost",
-            "duplicates",
-            "own-conflicts",
-            "phantoms",
-            "chain-breaks",
-            "sequence-gaps",
-            "max-unavailability-s",
+            "mixed-acknowledged",
+            "mixed-unknown",
+            "ryw-trials",
+            "instance-faults",
+            "instance-window-median-s",
+            "instance-window-max-s",
+            "broker-faults",
+            "broker-window-median-s",
+            "broker-window-max-s",
             "commit-p50-ms",
             "commit-p99-ms")) {
-      line.append(' ').append(key).append('=').append(figures.get(key));
+      line.append(' ').append(key).append(' ').append(figures.get(key));
     }
     return line.toString();
   }

@@ -23,9 +23,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One run of the fault harness: writers append to the run's tables through the instances while
- * faults are injected one after the other (SIGKILL and restart of a random instance, then SIGKILL
- * and restart of the broker), each once every table commits again after the previous one and {@code
- * pause} more; then the writers stop and the lineage checker walks the result.
+ * faults are injected one after the other, each once every table commits again after the previous
+ * one and {@code pause} more; every acknowledged commit is loaded again from every instance
+ * (read-your-writes); then the writers stop, and the lineage checker walks the result and the event
+ * log is checked against it.
  */
 public final class FaultRun {
   private static final Logger LOG = LoggerFactory.getLogger(FaultRun.class);
@@ -34,66 +35,101 @@ public final class FaultRun {
   private static final Duration RECOVERY_LIMIT = Duration.ofSeconds(120);
 
   /**
+   * @param mixedWriters writers of creates, renames and multi-table transactions ({@link MixedOps})
+   *     beside the appending ones
    * @param load the least time the writers run
    * @param pause load between one fault's recovery and the next fault
    * @param maxDown a killed process stays down for a random time up to this before its restart
-   *     (beyond the processor's 15 s session timeout, an instance's partitions move to the others)
+   *     (beyond the processor's session timeout, an instance's partitions move to the others)
    */
   public record Settings(
       String name,
       int writers,
       int tables,
+      int mixedWriters,
       Duration load,
-      int kills,
-      int brokerRestarts,
       Duration pause,
       Duration maxDown,
       long seed) {}
 
   /**
-   * A fault: what was done, when it began, when the process answered again, and when every table
-   * had acknowledged a commit begun after the fault began (nanoTime).
+   * A fault to inject: its kind ({@link #INSTANCE} or {@link #BROKER}) and the strike, which causes
+   * it, repairs it (restarts or resumes the process) and answers what it did.
    */
-  public record Fault(String what, long startNanos, long readyNanos, long recoveredNanos) {
+  public record Injection(String kind, Strike strike) {}
+
+  public static final String INSTANCE = "instance";
+  public static final String BROKER = "broker";
+
+  /** Causes a fault and repairs it; answers what it did, e.g. "SIGKILL floe-1, down 3.2 s". */
+  @FunctionalInterface
+  public interface Strike {
+    String run(Random random) throws Exception;
+  }
+
+  /**
+   * A fault: its kind, what was done, when it began, when its process was back, and when every
+   * table had acknowledged a commit begun after the fault began (nanoTime).
+   */
+  public record Fault(
+      String kind, String what, long startNanos, long readyNanos, long recoveredNanos) {
     public long unavailableNanos() {
       return recoveredNanos - startNanos;
     }
   }
 
   /**
-   * The outcome: the checker's report, the figures, what else went wrong, and the commits refused
-   * with an error other than a 409 or a 5xx (tag and error).
+   * The outcome: the checker's report, read-your-writes, the event log's check, the figures, what
+   * else went wrong, and the commits refused with an error other than a 409 or a 5xx.
    */
   public record Result(
       LineageChecker.Report report,
+      MixedOps.Report mixed,
+      ReadYourWrites.Report readYourWrites,
+      EventLogCheck.Report events,
       Map<String, String> figures,
       List<String> problems,
       List<String> refusals) {}
 
-  private final FaultCluster cluster;
+  private final FaultTarget cluster;
   private final Settings settings;
+  private final List<Injection> injections;
   private final CommitLog log = new CommitLog();
   private final List<Fault> faults = new ArrayList<>();
   private final List<String> problems = new ArrayList<>();
   private final Random random;
 
-  public FaultRun(FaultCluster cluster, Settings settings) {
+  public FaultRun(FaultTarget cluster, Settings settings, List<Injection> injections) {
     this.cluster = cluster;
     this.settings = settings;
+    this.injections = List.copyOf(injections);
     this.random = new Random(settings.seed());
   }
 
   public Result run() throws Exception {
     List<TableIdentifier> tables = createTables();
     AtomicBoolean stop = new AtomicBoolean();
+    ReadYourWrites readYourWrites = new ReadYourWrites(cluster.uris());
     List<HarnessWriter> writers = new ArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < settings.writers(); i++) {
       HarnessWriter writer =
-          new HarnessWriter(i, cluster.uris(), tables, log, stop, settings.seed() + i);
+          new HarnessWriter(
+              i, cluster.uris(), tables, log, readYourWrites, stop, settings.seed() + i);
       writers.add(writer);
       Thread thread = new Thread(writer, "harness-writer-" + i);
       threads.add(thread);
+    }
+    Namespace mixedNamespace = Namespace.of("mixed_" + settings.name().replace('-', '_'));
+    List<MixedOps> mixed = new ArrayList<>();
+    if (settings.mixedWriters() > 0) {
+      createNamespace(mixedNamespace);
+    }
+    for (int i = 0; i < settings.mixedWriters(); i++) {
+      MixedOps writer =
+          new MixedOps(i, cluster.uris(), mixedNamespace, stop, settings.seed() + 1000 + i);
+      mixed.add(writer);
+      threads.add(new Thread(writer, "mixed-ops-" + i));
     }
     long loadStart = System.nanoTime();
     threads.forEach(Thread::start);
@@ -111,13 +147,35 @@ public final class FaultRun {
         problems.add("a writer died: " + writer.died());
       }
     }
+    for (MixedOps writer : mixed) {
+      if (writer.died() != null) {
+        problems.add("a mixed writer died: " + writer.died());
+      }
+    }
     LineageChecker.Report report;
+    MixedOps.Report mixedReport;
+    EventLogCheck.Report events;
     try (RESTCatalog checkerClient = retrying(() -> connectAny())) {
       report = retrying(() -> LineageChecker.check(checkerClient, tables, log));
+      mixedReport = retrying(() -> MixedOps.check(checkerClient, mixed));
+      events =
+          retrying(() -> EventLogCheck.check(cluster.bootstrapServers(), checkerClient, tables));
     }
+    ReadYourWrites.Report reads = readYourWrites.report();
     Map<String, String> figures =
-        FaultFigures.of(settings, cluster.size(), log, report, faults, writers, loadStart, loadEnd);
-    figures.putAll(FaultFigures.topicSizes(cluster.broker().bootstrapServers()));
+        FaultFigures.of(
+            settings,
+            cluster.size(),
+            log,
+            report,
+            mixedReport,
+            reads,
+            events,
+            faults,
+            writers,
+            loadStart,
+            loadEnd);
+    figures.putAll(FaultFigures.topicSizes(cluster.bootstrapServers()));
     FaultFigures.write(
         settings.name(),
         figures,
@@ -129,7 +187,7 @@ public final class FaultRun {
             .filter(a -> a.outcome == CommitLog.Outcome.REFUSED)
             .map(a -> a.tag + ": " + a.error)
             .toList();
-    return new Result(report, figures, problems, refusals);
+    return new Result(report, mixedReport, reads, events, figures, problems, refusals);
   }
 
   /**
@@ -137,36 +195,20 @@ public final class FaultRun {
    * acknowledged a commit begun after the fault began (so faults never overlap), then for {@code
    * pause} more.
    */
-  private void injectFaults(List<TableIdentifier> tables, long loadStart)
-      throws InterruptedException {
-    int kills = 0;
-    int brokerRestarts = 0;
-    while (kills < settings.kills() || brokerRestarts < settings.brokerRestarts()) {
+  private void injectFaults(List<TableIdentifier> tables, long loadStart) throws Exception {
+    for (Injection injection : injections) {
       Thread.sleep(settings.pause().toMillis());
       long start = System.nanoTime();
-      String what;
-      if (kills < settings.kills()) {
-        int victim = random.nextInt(cluster.size());
-        what = "SIGKILL floe-" + (victim + 1);
-        cluster.instance(victim).kill();
-        stayDown();
-        cluster.instance(victim).start();
-        kills++;
-      } else {
-        what = "SIGKILL broker";
-        cluster.broker().kill();
-        stayDown();
-        cluster.broker().start();
-        brokerRestarts++;
-      }
+      String what = injection.strike().run(random);
       long ready = System.nanoTime();
-      Fault fault = new Fault(what, start, ready, awaitEveryTableCommitted(tables, start));
+      Fault fault =
+          new Fault(injection.kind(), what, start, ready, awaitEveryTableCommitted(tables, start));
       faults.add(fault);
       LOG.info(
-          "{} ({} of {}): back after {} s, every table committing again after {} s",
+          "{} ({} of {}): repaired after {} s, every table committing again after {} s",
           what,
           faults.size(),
-          settings.kills() + settings.brokerRestarts(),
+          injections.size(),
           FaultFigures.seconds(fault.readyNanos() - fault.startNanos()),
           FaultFigures.seconds(fault.unavailableNanos()));
     }
@@ -176,11 +218,46 @@ public final class FaultRun {
     }
   }
 
-  private void stayDown() throws InterruptedException {
-    long millis = settings.maxDown().toMillis();
-    if (millis > 0) {
-      Thread.sleep((long) (random.nextDouble() * millis));
+  /**
+   * The faults of one broker and its instances: SIGKILL of a random instance, or of the broker,
+   * each restarted after a random time up to {@code maxDown}.
+   */
+  public static List<Injection> singleBroker(
+      FaultCluster cluster, int kills, int brokerRestarts, Duration maxDown) {
+    List<Injection> injections = new ArrayList<>();
+    for (int i = 0; i < kills; i++) {
+      injections.add(
+          new Injection(
+              INSTANCE,
+              random -> {
+                int victim = random.nextInt(cluster.size());
+                cluster.instance(victim).kill();
+                long down = stayDown(random, maxDown);
+                cluster.instance(victim).start();
+                return "SIGKILL floe-" + (victim + 1) + ", down " + down + " ms";
+              }));
     }
+    for (int i = 0; i < brokerRestarts; i++) {
+      injections.add(
+          new Injection(
+              BROKER,
+              random -> {
+                cluster.broker().kill();
+                long down = stayDown(random, maxDown);
+                cluster.broker().start();
+                return "SIGKILL broker, down " + down + " ms";
+              }));
+    }
+    return injections;
+  }
+
+  /** Sleeps a random time up to {@code maxDown}; answers it in milliseconds. */
+  public static long stayDown(Random random, Duration maxDown) throws InterruptedException {
+    long millis = (long) (random.nextDouble() * maxDown.toMillis());
+    if (millis > 0) {
+      Thread.sleep(millis);
+    }
+    return millis;
   }
 
   /**
@@ -211,6 +288,20 @@ public final class FaultRun {
     problems.add(
         "not every table committed again within " + RECOVERY_LIMIT.toSeconds() + " s of a fault");
     return System.nanoTime();
+  }
+
+  private void createNamespace(Namespace namespace) {
+    try (RESTCatalog catalog = retrying(this::connectAny)) {
+      retrying(
+          () -> {
+            if (!catalog.namespaceExists(namespace)) {
+              catalog.createNamespace(namespace);
+            }
+            return null;
+          });
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private List<TableIdentifier> createTables() {

@@ -28,15 +28,18 @@ import org.slf4j.LoggerFactory;
  * sends {@code assert-ref-snapshot-id}), to random tables, as fast as it can, through one instance
  * at a time. On anything but a 409 it records the outcome as unknown and fails over to the next
  * instance, as an engine behind a load balancer would. 409s between writers are retried by the
- * Iceberg client itself ({@code commit.retry.num-retries} is high on the harness's tables).
+ * Iceberg client itself ({@code commit.retry.num-retries} is high on the harness's tables). After
+ * each acknowledged commit it loads the table from every instance ({@link ReadYourWrites}).
  */
 public final class HarnessWriter implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger(HarnessWriter.class);
+  private static final int SOCKET_TIMEOUT_MS = 5_000;
 
   private final int id;
   private final List<String> uris;
   private final List<TableIdentifier> tables;
   private final CommitLog log;
+  private final ReadYourWrites readYourWrites;
   private final AtomicBoolean stop;
   private final Random random;
   private final RESTCatalog[] catalogs;
@@ -52,12 +55,14 @@ public final class HarnessWriter implements Runnable {
       List<String> uris,
       List<TableIdentifier> tables,
       CommitLog log,
+      ReadYourWrites readYourWrites,
       AtomicBoolean stop,
       long seed) {
     this.id = id;
     this.uris = uris;
     this.tables = tables;
     this.log = log;
+    this.readYourWrites = readYourWrites;
     this.stop = stop;
     this.random = new Random(seed);
     this.catalogs = new RESTCatalog[uris.size()];
@@ -107,7 +112,11 @@ public final class HarnessWriter implements Runnable {
           .appendFile(DataFileEntries.of(loadedTable, "x"))
           .set(CommitLog.TAG, tag)
           .commit();
-      attempt.acknowledged(snapshotTagged(loadedTable, tag));
+      Long committed = snapshotTagged(loadedTable, tag);
+      attempt.acknowledged(committed);
+      if (committed != null) {
+        readYourWrites.check(table, committed);
+      }
     } catch (CommitFailedException e) {
       attempt.rejected(e);
       loaded.remove(table);
@@ -190,6 +199,10 @@ public final class HarnessWriter implements Runnable {
     props.put(CatalogProperties.URI, uri);
     props.put(CatalogProperties.WAREHOUSE_LOCATION, "default");
     props.put(CatalogProperties.FILE_IO_IMPL, "org.apache.iceberg.hadoop.HadoopFileIO");
+    // As an engine behind a load balancer: give up on an instance that does not answer (a paused
+    // one accepts connections and never answers) and try the next.
+    props.put("rest.client.connection-timeout-ms", "1000");
+    props.put("rest.client.socket-timeout-ms", String.valueOf(SOCKET_TIMEOUT_MS));
     RESTCatalog catalog =
         new RESTCatalog(
             SessionCatalog.SessionContext.createEmpty(),

@@ -28,12 +28,12 @@ import org.apache.kafka.common.config.TopicConfig;
 /**
  * A production-shaped cluster on this machine: three Kafka nodes ({@code floe broker --node-id ...
  * --controller-quorum ...}, each its own process, each broker and KRaft controller; replication
- * factor 3, two in-sync replicas) and two {@code floe serve} instances on it with warm standbys,
- * sharing one warehouse directory. Nodes are numbered 1 to 3 (their KRaft node ids), instances 0
- * and 1. Any node or instance can be SIGKILLed, paused (SIGSTOP) and resumed, and restarted on its
- * data directory and ports.
+ * factor 3, two in-sync replicas) and {@code floe serve} instances on it (two unless told) with
+ * warm standbys, sharing one warehouse directory. Nodes are numbered 1 to 3 (their KRaft node ids),
+ * instances from 0. Any node or instance can be SIGKILLed, paused (SIGSTOP) and resumed, and
+ * restarted on its data directory and ports.
  */
-public final class ThreeNodeCluster implements AutoCloseable {
+public final class ThreeNodeCluster implements FaultTarget, AutoCloseable {
   private static final int NODES = 3;
 
   private final Path root;
@@ -45,10 +45,21 @@ public final class ThreeNodeCluster implements AutoCloseable {
   private final Process[] brokers = new Process[NODES];
   private final boolean[] launched = new boolean[NODES];
   private final List<FloeProcess> instances = new ArrayList<>();
+  private final int instanceCount;
+  private final Map<String, String> instanceProperties;
   private Admin admin;
 
   public ThreeNodeCluster(Path root) {
+    this(root, 2, Map.of());
+  }
+
+  /**
+   * @param instanceProperties further configuration for every instance (README.md's keys)
+   */
+  public ThreeNodeCluster(Path root, int instanceCount, Map<String, String> instanceProperties) {
     this.root = root;
+    this.instanceCount = instanceCount;
+    this.instanceProperties = Map.copyOf(instanceProperties);
     List<String> voters = new ArrayList<>();
     List<String> addresses = new ArrayList<>();
     for (int i = 0; i < NODES; i++) {
@@ -61,7 +72,7 @@ public final class ThreeNodeCluster implements AutoCloseable {
     this.bootstrap = String.join(",", addresses);
   }
 
-  /** Starts the three nodes, waits for them, then starts the two instances one after the other. */
+  /** Starts the three nodes, waits for them, then starts the instances one after the other. */
   public ThreeNodeCluster start() throws InterruptedException {
     for (int node = 1; node <= NODES; node++) {
       startBroker(node);
@@ -73,15 +84,15 @@ public final class ThreeNodeCluster implements AutoCloseable {
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10000));
     awaitBrokers(NODES, Duration.ofSeconds(120));
-    Map<String, String> properties = new HashMap<>();
+    Map<String, String> properties = new HashMap<>(instanceProperties);
     properties.put("floe.kafka.bootstrap-servers", bootstrap);
     properties.put("floe.kafka.replication-factor", "3");
     properties.put("floe.streams.standby-replicas", "1");
     properties.put(
         "floe.warehouse.default.location",
         root.resolve("lake").toAbsolutePath().toUri().toString().replaceAll("/$", ""));
-    for (String name : List.of("floe-a", "floe-b")) {
-      instances.add(new FloeProcess(root.resolve(name), properties).start());
+    for (int i = 0; i < instanceCount; i++) {
+      instances.add(new FloeProcess(root.resolve("floe-" + (char) ('a' + i)), properties).start());
     }
     return this;
   }
@@ -90,16 +101,21 @@ public final class ThreeNodeCluster implements AutoCloseable {
     return bootstrap;
   }
 
+  @Override
+  public String bootstrapServers() {
+    return bootstrap;
+  }
+
   public Admin admin() {
     return admin;
   }
 
-  /** Instance 0 or 1. */
+  /** Instance {@code index}, from 0. */
   public FloeProcess instance(int index) {
     return instances.get(index);
   }
 
-  /** The instances' base URIs, in order. */
+  @Override
   public List<String> uris() {
     return instances.stream().map(FloeProcess::uri).toList();
   }
