@@ -16,14 +16,16 @@
 #                 a broker leading floe.commands/floe.events partitions, 3 of the active
 #                 controller, 3 broker SIGSTOPs of 20 s, shuffled
 #   cluster-short the CI version: one fault of each kind, killed processes restarted at once
-# The long runs start their processes with the JVM's default compilers (floe.test.jvm-options
-# empty); the short ones, as every test, with C1 alone.
+# The single-broker long run starts its processes with the JVM's default compilers
+# (floe.test.jvm-options empty), as its earlier figures did; the others, as every test, with C1
+# alone (seven JVMs on one machine: C2's compilations would take the CPU the faults are timed on).
 # Settings (system properties, later ones win): floe.faults.instances (2; 3 on a cluster),
 # .writers (4), .mixed-writers (2), .tables (4; 6 on a cluster), .duration (least seconds of load, 15), .pause-ms
 # (load between a fault's recovery and the next fault, 2000), .max-down-ms (0), .seed,
 # .reply-timeout (the instances' floe.reply-timeout, PT10S); one broker: .kills, .broker-restarts;
 # a cluster: .instance-kills, .instance-pauses, .broker-kills, .controller-kills, .broker-pauses,
-# .instance-pause-ms (10000), .broker-pause-ms (20000).
+# .instance-pause-ms (10000), .broker-pause-ms (20000), .session-timeout (the instances',
+# PT3S).
 # MVN_FLAGS is passed to Maven (e.g. MVN_FLAGS=-o to build offline).
 # Figures: floe-server/target/fault-harness/<run>.txt, one summary line per run at the end.
 set -euo pipefail
@@ -43,7 +45,7 @@ case "$mode" in
     test=ClusterFaultHarnessIT
     settings=(-Dfloe.faults.run=cluster-long -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
       -Dfloe.faults.broker-kills=4 -Dfloe.faults.controller-kills=3 -Dfloe.faults.broker-pauses=3
-      -Dfloe.faults.max-down-ms=20000 -Dfloe.test.jvm-options=)
+      -Dfloe.faults.max-down-ms=20000)
     ;;
   cluster-short) test=ClusterFaultHarnessIT; settings=() ;;
   *) echo "Usage: $0 [long|short|cluster-long|cluster-short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;

@@ -4,6 +4,7 @@ import dev.floe.events.Topics;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.kafka.CoordinatorReadiness;
 import dev.floe.infra.kafka.HangingTransactions;
+import dev.floe.infra.kafka.TakeoverFencing;
 import dev.floe.infra.storage.MetadataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,7 +12,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.Admin;
@@ -35,6 +40,13 @@ public final class ProcessorStarter {
   private final Topics topics;
   private final String bootstrapServers;
   private final MetadataFiles metadataFiles;
+  private final ExecutorService fencing =
+      Executors.newSingleThreadExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "floe-takeover-fencing");
+            thread.setDaemon(true);
+            return thread;
+          });
 
   public ProcessorStarter(
       FloeConfig config, Topics topics, String bootstrapServers, MetadataFiles metadataFiles) {
@@ -114,6 +126,7 @@ public final class ProcessorStarter {
         (now, before) -> {
           if (now == KafkaStreams.State.RUNNING) {
             ran.set(true);
+            fenceTakenOverTasks(created);
           }
         });
     created.setUncaughtExceptionHandler(
@@ -184,6 +197,52 @@ public final class ProcessorStarter {
       }
       LOG.warn("Could not look for hanging Kafka transactions while starting: {}", e.toString());
     }
+  }
+
+  /**
+   * Once running after a rebalance, aborts the transactions another instance left open on the tasks
+   * this one now owns ({@link TakeoverFencing}), on a thread of its own: the state listener runs on
+   * the stream thread.
+   */
+  private void fenceTakenOverTasks(KafkaStreams streams) {
+    String ownPrefix = null;
+    Set<Integer> owned = new TreeSet<>();
+    try {
+      for (var thread : streams.metadataForLocalThreads()) {
+        int at = thread.threadName().lastIndexOf("-StreamThread-");
+        if (at > 0) {
+          ownPrefix = thread.threadName().substring(0, at) + "-";
+        }
+        thread.activeTasks().forEach(task -> owned.add(task.taskId().partition()));
+      }
+    } catch (RuntimeException e) {
+      LOG.debug("Cannot read the tasks this instance owns: {}", e.toString());
+      return;
+    }
+    if (ownPrefix == null || owned.isEmpty()) {
+      return;
+    }
+    String prefix = ownPrefix;
+    fencing.execute(
+        () -> {
+          try (Admin admin =
+              Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            TakeoverFencing.fence(
+                admin,
+                bootstrapServers,
+                topics.applicationId(),
+                prefix,
+                owned,
+                Duration.ofSeconds(10));
+          } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+              Thread.currentThread().interrupt();
+            }
+            LOG.warn(
+                "Could not look for transactions left open on the tasks taken over: {}",
+                e.toString());
+          }
+        });
   }
 
   /** Before joining the group: see {@link CoordinatorReadiness}. */

@@ -18,8 +18,8 @@ import org.apache.kafka.streams.StreamsConfig;
  * every record of that poll: group commit); see docs/architecture.md for the measurements.
  */
 public final class StreamsSettings {
-  /** How long the processor's transactions may stay open before the coordinator aborts them. */
-  public static final int TRANSACTION_TIMEOUT_MS = 5_000;
+  /** The longest the processor's transactions may stay open before the coordinator aborts them. */
+  public static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
   /** How long a Kafka client of Floe waits for a broker's answer before trying again elsewhere. */
   public static final int REQUEST_TIMEOUT_MS = 5_000;
@@ -81,10 +81,10 @@ public final class StreamsSettings {
     props.put(StreamsConfig.consumerPrefix(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG), session);
     props.put(
         StreamsConfig.consumerPrefix(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG), session / 4);
-    // A dead instance's open transaction holds back what every read_committed reader sees on the
-    // partitions it wrote (replies included) until the transaction coordinator aborts it, one
-    // transaction timeout after it began. A transaction here spans one poll loop (milliseconds),
-    // so 5 s (Kafka Streams' default is 10 s) is far from aborting a healthy one.
+    // A transaction open across a broker's failure must outlive the requests in flight to it
+    // (REQUEST_TIMEOUT_MS, then a retry on the new leader), else the coordinator aborts it under
+    // the stream thread. A dead instance's open transaction is not waited out: the instance that
+    // takes its tasks over aborts it at once (TakeoverFencing).
     props.put(
         StreamsConfig.producerPrefix(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG),
         TRANSACTION_TIMEOUT_MS);

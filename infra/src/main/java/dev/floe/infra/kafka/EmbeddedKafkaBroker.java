@@ -219,6 +219,9 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     // 10 s by default; a dead instance's open transaction holds back every read_committed reader of
     // the partitions it wrote until then. Look every second.
     props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
+    // Let Floe's instances choose a Kafka Streams session down to 2 s (floe.streams.session-timeout;
+    // Kafka's floor is 6 s): the session is how long a dead or frozen instance keeps its partitions.
+    props.put("group.min.session.timeout.ms", "2000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));
