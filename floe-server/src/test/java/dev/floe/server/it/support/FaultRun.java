@@ -127,7 +127,8 @@ public final class FaultRun {
     }
     for (int i = 0; i < settings.mixedWriters(); i++) {
       MixedOps writer =
-          new MixedOps(i, cluster.uris(), mixedNamespace, stop, settings.seed() + 1000 + i);
+          new MixedOps(
+              i, cluster.uris(), mixedNamespace, stop, settings.seed() + 1000 + i, readYourWrites);
       mixed.add(writer);
       threads.add(new Thread(writer, "mixed-ops-" + i));
     }

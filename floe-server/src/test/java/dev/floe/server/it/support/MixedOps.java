@@ -15,6 +15,7 @@ import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.apache.iceberg.BaseTransaction;
 import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -147,7 +148,24 @@ public final class MixedOps implements Runnable {
   private volatile int failovers;
   private volatile Throwable died;
 
+  private final ReadYourWrites readYourWrites;
+
   public MixedOps(int id, List<String> uris, Namespace namespace, AtomicBoolean stop, long seed) {
+    this(id, uris, namespace, stop, seed, null);
+  }
+
+  /**
+   * @param readYourWrites loads both tables of every acknowledged transaction from every instance,
+   *     or null
+   */
+  public MixedOps(
+      int id,
+      List<String> uris,
+      Namespace namespace,
+      AtomicBoolean stop,
+      long seed,
+      ReadYourWrites readYourWrites) {
+    this.readYourWrites = readYourWrites;
     this.id = id;
     this.uris = uris;
     this.namespace = namespace;
@@ -341,10 +359,19 @@ public final class MixedOps implements Runnable {
     String error = null;
     operations++;
     try {
-      catalog.commitTransaction(
-          List.of(
-              append(transactionTables[0], first, tag), append(transactionTables[1], second, tag)));
+      TableCommit firstCommit = append(transactionTables[0], first, tag);
+      TableCommit secondCommit = append(transactionTables[1], second, tag);
+      catalog.commitTransaction(List.of(firstCommit, secondCommit));
       outcome = Outcome.ACKNOWLEDGED;
+      if (readYourWrites != null) {
+        for (TableCommit commit : List.of(firstCommit, secondCommit)) {
+          for (MetadataUpdate update : commit.updates()) {
+            if (update instanceof MetadataUpdate.AddSnapshot added) {
+              readYourWrites.check(commit.identifier(), added.snapshot().snapshotId());
+            }
+          }
+        }
+      }
     } catch (CommitFailedException e) {
       // A table moved since the load: this writer's own earlier unknown transaction landed.
       outcome = Outcome.REJECTED;
