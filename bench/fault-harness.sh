@@ -11,7 +11,7 @@
 #   long          (default) one broker, 2 instances: 30 instance SIGKILLs, then 3 broker SIGKILLs,
 #                 each down up to 20 s (past the session timeout an instance's partitions move)
 #   short         the CI version: 4 instance SIGKILLs, then 1 broker SIGKILL, restarted at once
-#   cluster-long  three KRaft nodes (replication 3, min ISR 2), 3 instances: 15 instance SIGKILLs
+#   cluster-long  three KRaft nodes (replication 3, min ISR 2), 3 instances, 6 writers: 15 instance SIGKILLs
 #                 (down up to 20 s), 15 instance SIGSTOPs past the session (zombies), 4 SIGKILLs of
 #                 a broker leading floe.commands/floe.events partitions, 3 of the active
 #                 controller, 3 broker SIGSTOPs of 20 s, shuffled
@@ -43,7 +43,7 @@ case "$mode" in
   short) settings=() ;;
   cluster-long)
     test=ClusterFaultHarnessIT
-    settings=(-Dfloe.faults.run=cluster-long -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
+    settings=(-Dfloe.faults.run=cluster-long -Dfloe.faults.writers=6 -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
       -Dfloe.faults.broker-kills=4 -Dfloe.faults.controller-kills=3 -Dfloe.faults.broker-pauses=3
       -Dfloe.faults.max-down-ms=20000)
     ;;

@@ -12,8 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -126,7 +124,7 @@ public final class ProcessorStarter {
         (now, before) -> {
           if (now == KafkaStreams.State.RUNNING) {
             ran.set(true);
-            fenceTakenOverTasks(created);
+            fenceLeftInstances();
           }
         });
     created.setUncaughtExceptionHandler(
@@ -200,46 +198,23 @@ public final class ProcessorStarter {
   }
 
   /**
-   * Once running after a rebalance, aborts the transactions another instance left open on the tasks
-   * this one now owns ({@link TakeoverFencing}), on a thread of its own: the state listener runs on
-   * the stream thread.
+   * Once running after a rebalance, aborts the transactions that instances no longer in the group
+   * left open ({@link TakeoverFencing}), on a thread of its own: the state listener runs on the
+   * stream thread.
    */
-  private void fenceTakenOverTasks(KafkaStreams streams) {
-    String ownPrefix = null;
-    Set<Integer> owned = new TreeSet<>();
-    try {
-      for (var thread : streams.metadataForLocalThreads()) {
-        int at = thread.threadName().lastIndexOf("-StreamThread-");
-        if (at > 0) {
-          ownPrefix = thread.threadName().substring(0, at) + "-";
-        }
-        thread.activeTasks().forEach(task -> owned.add(task.taskId().partition()));
-      }
-    } catch (RuntimeException e) {
-      LOG.debug("Cannot read the tasks this instance owns: {}", e.toString());
-      return;
-    }
-    if (ownPrefix == null || owned.isEmpty()) {
-      return;
-    }
-    String prefix = ownPrefix;
+  private void fenceLeftInstances() {
     fencing.execute(
         () -> {
           try (Admin admin =
               Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
             TakeoverFencing.fence(
-                admin,
-                bootstrapServers,
-                topics.applicationId(),
-                prefix,
-                owned,
-                Duration.ofSeconds(10));
+                admin, bootstrapServers, topics.applicationId(), Duration.ofSeconds(10));
           } catch (Exception e) {
             if (e instanceof InterruptedException) {
               Thread.currentThread().interrupt();
             }
             LOG.warn(
-                "Could not look for transactions left open on the tasks taken over: {}",
+                "Could not look for transactions left open by instances gone from the group: {}",
                 e.toString());
           }
         });

@@ -2,50 +2,33 @@ package dev.floe.infra.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Map;
-import java.util.OptionalLong;
-import java.util.Set;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionState;
-import org.apache.kafka.common.TopicPartition;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TakeoverFencingTest {
-  private static final String APP = "floe.processor";
+  private static final String LIVE = "floe.processor-1111-aaaa";
+  private static final String GONE = "floe.processor-2222-bbbb";
 
-  private static TransactionDescription open(TransactionState state, TopicPartition... partitions) {
-    return new TransactionDescription(
-        1, state, 7L, 3, 10_000, OptionalLong.of(1_000), Set.of(partitions));
-  }
-
-  private static TopicPartition changelog(String store, int partition) {
-    return new TopicPartition(APP + "-" + store + "-changelog", partition);
+  @Test
+  void anOpenTransactionOfNoMemberIsAborted() {
+    assertThat(
+            TakeoverFencing.select(
+                List.of(LIVE + "-1", GONE + "-1"), List.of(LIVE + "-StreamThread-1-consumer")))
+        .containsExactly(GONE + "-1");
   }
 
   @Test
-  void aTransactionOpenOnAChangelogOfATaskTakenOverIsFenced() {
-    Map<String, TransactionDescription> open =
-        Map.of(
-            APP + "-zombie-1",
-            open(
-                TransactionState.ONGOING,
-                changelog("floe-tables", 2),
-                new TopicPartition("floe.replies", 0)));
-    assertThat(TakeoverFencing.select(open, APP, Set.of(2))).containsExactly(APP + "-zombie-1");
+  void everyThreadOfAMemberIsLeftAlone() {
+    assertThat(
+            TakeoverFencing.select(
+                List.of(LIVE + "-1", LIVE + "-2"),
+                List.of(LIVE + "-StreamThread-2-consumer", LIVE + "-StreamThread-1-consumer")))
+        .isEmpty();
   }
 
   @Test
-  void transactionsOnOtherTasksOrOtherTopicsOrNoLongerOngoingAreLeftAlone() {
-    Map<String, TransactionDescription> open =
-        Map.of(
-            APP + "-peer-1",
-            open(TransactionState.ONGOING, changelog("floe-tables", 1)),
-            APP + "-peer-2",
-            open(TransactionState.ONGOING, new TopicPartition("floe.events", 2)),
-            APP + "-peer-3",
-            open(TransactionState.PREPARE_COMMIT, changelog("floe-tables", 2)),
-            APP + "-peer-4",
-            open(TransactionState.ONGOING, new TopicPartition("other-app-x-changelog", 2)));
-    assertThat(TakeoverFencing.select(open, APP, Set.of(2))).isEmpty();
+  void withNoMemberKnownEveryOpenTransactionIsAnOrphan() {
+    assertThat(TakeoverFencing.select(List.of(GONE + "-1"), List.of("some-other-client")))
+        .containsExactly(GONE + "-1");
   }
 }
