@@ -219,14 +219,22 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     // 10 s by default; a dead instance's open transaction holds back every read_committed reader of
     // the partitions it wrote until then. Look every second.
     props.put("transaction.abort.timed.out.transaction.cleanup.interval.ms", "1000");
-    // Let Floe's instances choose a Kafka Streams session down to 2 s (floe.streams.session-timeout;
-    // Kafka's floor is 6 s): the session is how long a dead or frozen instance keeps its partitions.
+    // Let Floe's instances choose a Kafka Streams session down to 2 s
+    // (floe.streams.session-timeout;
+    // Kafka's floor is 6 s): the session is how long a dead or frozen instance keeps its
+    // partitions.
     props.put("group.min.session.timeout.ms", "2000");
     props.put("num.network.threads", "2");
     props.put("num.io.threads", "4");
     props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));
     if (member != null) {
       props.putAll(replicationSettings(member.voters()));
+    } else {
+      // The active controller appends a no-op record to the metadata log every 500 ms by default
+      // (Kafka's measure of a quorum's health, KIP-835), each one written and flushed, then applied
+      // by the broker: the largest part of an idle single node's own work. Alone, it has no quorum
+      // to watch.
+      props.put("metadata.max.idle.interval.ms", "10000");
     }
     props.putAll(overrides);
     return props;
