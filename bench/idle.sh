@@ -24,7 +24,8 @@ fi
 pid=""
 trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null || true; [ -z "$keep" ] && rm -rf "$dir"' EXIT
 
-start() { # sets pid and ready_ms: milliseconds from launch to the first ready answer (polled every 50 ms)
+start() { # sets pid, ready_ms (milliseconds from launch to the first ready answer, polled every 50 ms)
+  # and ready_cpu (CPU seconds the process used until then)
   local t0
   t0=$(date +%s%3N)
   # shellcheck disable=SC2086
@@ -36,6 +37,7 @@ start() { # sets pid and ready_ms: milliseconds from launch to the first ready a
     sleep 0.05
   done
   ready_ms=$(( $(date +%s%3N) - t0 ))
+  ready_cpu="$(awk -v t="$tck" '{printf "%.1f", ($14 + $15) / t}' "/proc/$pid/stat")"
 }
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; } # utime + stime of the process: all its threads
 thread_ticks() { for t in /proc/"$1"/task/*; do
@@ -43,7 +45,7 @@ thread_ticks() { for t in /proc/"$1"/task/*; do
 done; }
 
 start
-first_ms="$ready_ms"
+first_ms="$ready_ms"; first_cpu="$ready_cpu"
 sleep "$idle_s"
 [ -n "${THREADS:-}" ] && { declare -A before; while read -r n name; do before["$name"]=$(( ${before["$name"]:-0} + n )); done < <(thread_ticks "$pid"); }
 c0="$(ticks "$pid")"; t0=$(date +%s%3N)
@@ -62,4 +64,4 @@ cpu="$(awk -v d=$((c1 - c0)) -v t="$tck" -v ms=$((t1 - t0)) 'BEGIN {printf "%.2f
 kill -s TERM "$pid"; wait "$pid" 2>/dev/null || true; pid=""
 start
 restart_ms="$ready_ms"
-echo "ready ${first_ms} ms (empty dir), idle CPU ${cpu} % of a core over ${measure_s} s after ${idle_s} s, RSS $((rss_kb / 1024)) MB, ready ${restart_ms} ms (restart); load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "ready ${first_ms} ms / ${first_cpu} CPU s (empty dir), idle CPU ${cpu} % of a core over ${measure_s} s after ${idle_s} s, RSS $((rss_kb / 1024)) MB, ready ${restart_ms} ms / ${ready_cpu} CPU s (restart); load $(cut -d' ' -f1-3 /proc/loadavg)"
