@@ -42,12 +42,10 @@ public final class HarnessWriter implements Runnable {
   private final ReadYourWrites readYourWrites;
   private final AtomicBoolean stop;
   private final Random random;
-  private final RESTCatalog[] catalogs;
+  private final InstanceClients clients;
   private final Map<TableIdentifier, Table> loaded = new HashMap<>();
-  private int instance;
   private long sequence;
   private volatile CommitLog.Attempt current;
-  private volatile int failovers;
   private volatile Throwable died;
 
   public HarnessWriter(
@@ -65,12 +63,11 @@ public final class HarnessWriter implements Runnable {
     this.readYourWrites = readYourWrites;
     this.stop = stop;
     this.random = new Random(seed);
-    this.catalogs = new RESTCatalog[uris.size()];
-    this.instance = id % uris.size();
+    this.clients = new InstanceClients(uris, id, this::observe);
   }
 
   public int failovers() {
-    return failovers;
+    return clients.failovers();
   }
 
   /** What ended this writer other than being asked to stop, or null. */
@@ -96,15 +93,13 @@ public final class HarnessWriter implements Runnable {
       died = e;
       LOG.error("Writer {} died", id, e);
     } finally {
-      for (RESTCatalog catalog : catalogs) {
-        closeQuietly(catalog);
-      }
+      clients.close();
     }
   }
 
   private void commitOnce(TableIdentifier table, Table loadedTable) {
     String tag = "w" + id + "-" + ++sequence;
-    CommitLog.Attempt attempt = log.begin(tag, id, table.toString(), instance);
+    CommitLog.Attempt attempt = log.begin(tag, id, table.toString(), clients.instance());
     current = attempt;
     try {
       loadedTable
@@ -140,7 +135,7 @@ public final class HarnessWriter implements Runnable {
    * 503 and 504 into CommitStateUnknownException) or a bare RESTException (the connection failed or
    * the answer was unreadable). Its 4xx subclasses are answers.
    */
-  private static boolean outcomeUnknown(RuntimeException e) {
+  static boolean outcomeUnknown(RuntimeException e) {
     return e instanceof CommitStateUnknownException
         || e instanceof ServiceFailureException
         || e instanceof ServiceUnavailableException
@@ -167,10 +162,7 @@ public final class HarnessWriter implements Runnable {
   }
 
   private RESTCatalog catalog() {
-    if (catalogs[instance] == null) {
-      catalogs[instance] = connect(uris.get(instance), this::observe);
-    }
-    return catalogs[instance];
+    return clients.catalog();
   }
 
   private void observe(String path, Long addedSnapshotId, String message) {
@@ -181,14 +173,8 @@ public final class HarnessWriter implements Runnable {
   }
 
   private void failover(RuntimeException cause) {
-    LOG.debug("Writer {} fails over from instance {}: {}", id, instance, cause.toString());
-    failovers++;
     loaded.clear();
-    instance = (instance + 1) % uris.size();
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!clients.failover("Writer " + id, cause)) {
       stop.set(true);
     }
   }
@@ -216,16 +202,5 @@ public final class HarnessWriter implements Runnable {
     catalog.setConf(new Configuration());
     catalog.initialize("floe", props);
     return catalog;
-  }
-
-  private static void closeQuietly(RESTCatalog catalog) {
-    if (catalog == null) {
-      return;
-    }
-    try {
-      catalog.close();
-    } catch (Exception e) {
-      LOG.debug("Closing a catalog client failed: {}", e.toString());
-    }
   }
 }

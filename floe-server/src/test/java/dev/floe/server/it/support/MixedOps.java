@@ -27,11 +27,7 @@ import org.apache.iceberg.catalog.TableCommit;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.CommitFailedException;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.iceberg.exceptions.RESTException;
-import org.apache.iceberg.exceptions.ServiceFailureException;
-import org.apache.iceberg.exceptions.ServiceUnavailableException;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.slf4j.Logger;
@@ -136,16 +132,14 @@ public final class MixedOps implements Runnable {
   private final Namespace namespace;
   private final AtomicBoolean stop;
   private final Random random;
-  private final RESTCatalog[] catalogs;
+  private final InstanceClients clients;
   private final TableIdentifier[] transactionTables;
   private final List<Owned> owned = new ArrayList<>();
   private final Queue<Attempt> attempts = new ConcurrentLinkedQueue<>();
-  private int instance;
   private long created;
   private long transactionCount;
   private String unresolvedCreate;
   private volatile long operations;
-  private volatile int failovers;
   private volatile Throwable died;
 
   private final ReadYourWrites readYourWrites;
@@ -171,8 +165,7 @@ public final class MixedOps implements Runnable {
     this.namespace = namespace;
     this.stop = stop;
     this.random = new Random(seed);
-    this.catalogs = new RESTCatalog[uris.size()];
-    this.instance = id % uris.size();
+    this.clients = new InstanceClients(uris, id, (path, added, message) -> {});
     this.transactionTables =
         new TableIdentifier[] {
           TableIdentifier.of(namespace, "m" + id + "_ta"),
@@ -181,7 +174,7 @@ public final class MixedOps implements Runnable {
   }
 
   public int failovers() {
-    return failovers;
+    return clients.failovers();
   }
 
   /** What ended this writer other than being asked to stop, or null. */
@@ -222,9 +215,7 @@ public final class MixedOps implements Runnable {
       died = e;
       LOG.error("Mixed writer {} died", id, e);
     } finally {
-      for (RESTCatalog catalog : catalogs) {
-        closeQuietly(catalog);
-      }
+      clients.close();
     }
   }
 
@@ -241,7 +232,7 @@ public final class MixedOps implements Runnable {
         } catch (AlreadyExistsException e) {
           break; // an earlier attempt whose answer was lost applied
         } catch (RuntimeException e) {
-          if (!outcomeUnknown(e)) {
+          if (!HarnessWriter.outcomeUnknown(e)) {
             throw e;
           }
           failover(e);
@@ -263,7 +254,7 @@ public final class MixedOps implements Runnable {
     boolean retry = unresolvedCreate != null;
     String name = retry ? unresolvedCreate : "m" + id + "_" + ++created;
     unresolvedCreate = null;
-    int at = instance;
+    int at = clients.instance();
     Outcome outcome = Outcome.PENDING;
     String error = null;
     operations++;
@@ -283,7 +274,7 @@ public final class MixedOps implements Runnable {
       }
     } catch (RuntimeException e) {
       error = e.toString();
-      if (outcomeUnknown(e)) {
+      if (HarnessWriter.outcomeUnknown(e)) {
         outcome = Outcome.UNKNOWN;
         unresolvedCreate = name;
         failover(e);
@@ -307,7 +298,7 @@ public final class MixedOps implements Runnable {
     int pick = random.nextInt(owned.size());
     Owned from = owned.get(pick);
     Owned to = new Owned(from.base(), from.renames() + 1);
-    int at = instance;
+    int at = clients.instance();
     Outcome outcome = Outcome.PENDING;
     String error = null;
     operations++;
@@ -319,7 +310,7 @@ public final class MixedOps implements Runnable {
     } catch (RuntimeException e) {
       error = e.toString();
       owned.remove(pick);
-      if (outcomeUnknown(e)) {
+      if (HarnessWriter.outcomeUnknown(e)) {
         outcome = Outcome.UNKNOWN;
         failover(e);
       } else {
@@ -354,7 +345,7 @@ public final class MixedOps implements Runnable {
       return;
     }
     String tag = "m" + id + "-tx" + ++transactionCount;
-    int at = instance;
+    int at = clients.instance();
     Outcome outcome = Outcome.PENDING;
     String error = null;
     operations++;
@@ -378,7 +369,7 @@ public final class MixedOps implements Runnable {
       error = e.getMessage();
     } catch (RuntimeException e) {
       error = e.toString();
-      if (outcomeUnknown(e)) {
+      if (HarnessWriter.outcomeUnknown(e)) {
         outcome = Outcome.UNKNOWN;
         failover(e);
       } else {
@@ -406,41 +397,13 @@ public final class MixedOps implements Runnable {
     return TableCommit.create(identifier, staged.startMetadata(), staged.currentMetadata());
   }
 
-  /** Same rule as {@link HarnessWriter}: a 5xx or a bare RESTException (connection failed). */
-  private static boolean outcomeUnknown(RuntimeException e) {
-    return e instanceof CommitStateUnknownException
-        || e instanceof ServiceFailureException
-        || e instanceof ServiceUnavailableException
-        || e.getClass() == RESTException.class;
-  }
-
   private RESTCatalog catalog() {
-    if (catalogs[instance] == null) {
-      catalogs[instance] = HarnessWriter.connect(uris.get(instance), (path, added, message) -> {});
-    }
-    return catalogs[instance];
+    return clients.catalog();
   }
 
   private void failover(RuntimeException cause) {
-    LOG.debug("Mixed writer {} fails over from instance {}: {}", id, instance, cause.toString());
-    failovers++;
-    instance = (instance + 1) % uris.size();
-    try {
-      Thread.sleep(100);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!clients.failover("Mixed writer " + id, cause)) {
       stop.set(true);
-    }
-  }
-
-  private static void closeQuietly(RESTCatalog catalog) {
-    if (catalog == null) {
-      return;
-    }
-    try {
-      catalog.close();
-    } catch (Exception e) {
-      LOG.debug("Closing a catalog client failed: {}", e.toString());
     }
   }
 
