@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class CommandGateway implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(CommandGateway.class);
   private static final int MAX_PENDING = 10_000;
-  private static final int REQUEST_TIMEOUT_MS = 5_000;
+  private static final int REQUEST_TIMEOUT_MS = 2_000;
 
   private final String instanceId;
   private final Topics topics;
@@ -201,7 +201,8 @@ public final class CommandGateway implements AutoCloseable {
     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, RecordLimits.MAX_REQUEST_BYTES);
     props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
     // A request in flight to a broker that stopped answering waits this long before the producer
-    // looks for the partition's new leader (a broker's leaderships move after its 3 s session).
+    // looks for the partition's new leader (a floe broker's leaderships move after its 2 s
+    // session); each wait on a frozen broker is one such timeout, and a client may meet it twice.
     props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, REQUEST_TIMEOUT_MS);
     return props;
   }

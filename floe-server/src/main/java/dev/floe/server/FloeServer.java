@@ -85,6 +85,8 @@ public final class FloeServer implements AutoCloseable {
   private final MetadataFiles metadataFiles;
   private final CredentialVendors credentialVendors;
   private KafkaReachability kafkaReachability;
+  private PeerWatch peerWatch;
+  private String groupInstanceId;
 
   private FloeServer(FloeConfig config) {
     this.config = config;
@@ -149,7 +151,7 @@ public final class FloeServer implements AutoCloseable {
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
     CatalogMetrics metrics = new CatalogMetrics(streams);
     StreamsCatalogQueries queries =
-        new StreamsCatalogQueries(streams, self, metadataFiles, FreezeGuard.start());
+        new StreamsCatalogQueries(streams, self, metadataFiles, FreezeGuard.start(config.sessionTimeout()));
     CatalogContext catalog =
         new CatalogContext(
             config,
@@ -191,16 +193,27 @@ public final class FloeServer implements AutoCloseable {
     recentAudit = new RecentAudit(bootstrapServers, topics.audit());
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
+    peerWatch =
+        new PeerWatch(
+            vertx,
+            this::peers,
+            internal,
+            groupInstanceId,
+            bootstrapServers,
+            topics.applicationId(),
+            config.http().idleTimeout());
     router =
         IcebergRoutes.router(
                 catalog, audit, lineage, eventPages, eventTail, recentAudit, access::syncEverywhere)
             .authenticator(new Authenticator(config.auth(), accessView::snapshot))
             .internalAuth(internal)
             .addUnaudited(HttpMethod.POST, AccessSetup.SYNC_PATH, access::handleSync)
+            .addUnaudited(HttpMethod.GET, PeerWatch.ALIVE_PATH, peerWatch::handleAlive)
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
             .metrics(metrics)
             .withForwarder(new Forwarder(vertx), self.host() + ":" + self.port());
+    peerWatch.start();
     purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());
     LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
@@ -266,13 +279,16 @@ public final class FloeServer implements AutoCloseable {
   private void startStreams(Topics topics, int port) {
     String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
     self = new HostInfo(host, port);
-    streams =
-        new ProcessorStarter(config, topics, bootstrapServers, metadataFiles)
-            .start(host + ":" + port);
+    ProcessorStarter starter = new ProcessorStarter(config, topics, bootstrapServers, metadataFiles);
+    groupInstanceId = starter.stableInstanceId();
+    streams = starter.start(host + ":" + port);
   }
 
   @Override
   public void close() {
+    if (peerWatch != null) {
+      peerWatch.close();
+    }
     if (purger != null) {
       purger.close();
     }

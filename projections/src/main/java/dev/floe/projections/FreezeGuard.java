@@ -1,5 +1,6 @@
 package dev.floe.projections;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -12,17 +13,24 @@ import java.util.concurrent.TimeUnit;
  * owner's transactions); reads of its stores are refused as unavailable until the group has had
  * time to tell it, after which a moved partition's store is no longer its to query.
  *
- * <p>A daemon thread ticks every {@link #TICK_MS}; a gap of more than {@link #FROZEN_MS} between
- * ticks (seen by the ticker or by a reader, whichever runs first after the thaw) is a freeze.
+ * <p>A daemon thread ticks every {@link #TICK_MS}; a gap between ticks (seen by the ticker or by a
+ * reader, whichever runs first after the thaw) longer than the freeze threshold is a freeze. The
+ * group expels a member when it has heard no heartbeat for the session timeout, and heartbeats go
+ * every quarter of it, so a gap of {@code g} leaves the group at most {@code g} plus a quarter
+ * session without one: the threshold, half the session and at most {@link #FROZEN_MS}, notices
+ * every gap that can have cost this instance its partitions, with a margin.
  */
 public final class FreezeGuard {
   static final long TICK_MS = 200;
+
+  /** The freeze threshold for sessions of 3 s and longer. */
   static final long FROZEN_MS = 1_500;
 
   /** How long stores are distrusted after a thaw: the group answers a heartbeat in far less. */
   static final long DISTRUST_MS = 3_000;
 
   private final Clock clock;
+  private final long frozenNanos;
   private long lastTick;
   private long thawedAt;
   private boolean thawed;
@@ -32,14 +40,24 @@ public final class FreezeGuard {
     long nanos();
   }
 
-  FreezeGuard(Clock clock) {
+  FreezeGuard(Clock clock, Duration session) {
     this.clock = clock;
+    this.frozenNanos = TimeUnit.MILLISECONDS.toNanos(frozenMillis(session));
     this.lastTick = clock.nanos();
   }
 
-  /** A guard whose ticker runs until the JVM exits. */
-  public static FreezeGuard start() {
-    FreezeGuard guard = new FreezeGuard(System::nanoTime);
+  /** The freeze threshold for a group session of {@code session}. */
+  static long frozenMillis(Duration session) {
+    return Math.min(FROZEN_MS, session.toMillis() / 2);
+  }
+
+  /**
+   * A guard whose ticker runs until the JVM exits.
+   *
+   * @param session the processor's group session timeout
+   */
+  public static FreezeGuard start(Duration session) {
+    FreezeGuard guard = new FreezeGuard(System::nanoTime, session);
     Thread ticker =
         new Thread(
             () -> {
@@ -60,7 +78,7 @@ public final class FreezeGuard {
 
   synchronized void tick() {
     long now = clock.nanos();
-    if (now - lastTick > TimeUnit.MILLISECONDS.toNanos(FROZEN_MS)) {
+    if (now - lastTick > frozenNanos) {
       thawed = true;
       thawedAt = now;
     }

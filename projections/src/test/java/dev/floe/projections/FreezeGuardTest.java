@@ -2,12 +2,13 @@ package dev.floe.projections;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class FreezeGuardTest {
   private long now = 1_000_000_000L;
-  private final FreezeGuard guard = new FreezeGuard(() -> now);
+  private final FreezeGuard guard = new FreezeGuard(() -> now, Duration.ofSeconds(6));
 
   private void advance(long millis) {
     now += TimeUnit.MILLISECONDS.toNanos(millis);
@@ -49,5 +50,14 @@ class FreezeGuardTest {
   void aGapBelowTheFreezeThresholdIsNoFreeze() {
     advance(FreezeGuard.FROZEN_MS - 1);
     assertThat(guard.trusted()).isTrue();
+  }
+
+  @Test
+  void aShortSessionLowersTheThresholdBelowWhatTheGroupWouldExpel() {
+    assertThat(FreezeGuard.frozenMillis(Duration.ofSeconds(6))).isEqualTo(FreezeGuard.FROZEN_MS);
+    assertThat(FreezeGuard.frozenMillis(Duration.ofSeconds(2))).isEqualTo(1_000);
+    FreezeGuard shortSession = new FreezeGuard(() -> now, Duration.ofSeconds(2));
+    advance(1_100);
+    assertThat(shortSession.trusted()).as("1.1 s frozen with a 2 s session").isFalse();
   }
 }

@@ -113,7 +113,8 @@ public final class RequestContext {
     return request.method().name();
   }
 
-  HttpServerResponse response() {
+  /** For a handler that writes its answer itself and completes with {@link HttpResult#STREAMED}. */
+  public HttpServerResponse response() {
     return request.response();
   }
 

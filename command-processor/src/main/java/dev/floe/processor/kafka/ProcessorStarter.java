@@ -34,10 +34,16 @@ public final class ProcessorStarter {
   static final Duration START_DEADLINE = Duration.ofSeconds(300);
   private static final Duration HANGING_CHECK = Duration.ofSeconds(10);
 
+  /** How often, while a rebalance lasts, it looks again for transactions to abort, and how long. */
+  private static final Duration FENCING_EVERY = Duration.ofMillis(500);
+
+  private static final int FENCING_ROUNDS = 60;
+
   private final FloeConfig config;
   private final Topics topics;
   private final String bootstrapServers;
   private final MetadataFiles metadataFiles;
+  private final AtomicBoolean fencingQueued = new AtomicBoolean();
   private final ExecutorService fencing =
       Executors.newSingleThreadExecutor(
           runnable -> {
@@ -124,7 +130,9 @@ public final class ProcessorStarter {
         (now, before) -> {
           if (now == KafkaStreams.State.RUNNING) {
             ran.set(true);
-            fenceLeftInstances();
+          }
+          if (now == KafkaStreams.State.RUNNING || now == KafkaStreams.State.REBALANCING) {
+            fenceLeftInstances(created);
           }
         });
     created.setUncaughtExceptionHandler(
@@ -198,17 +206,30 @@ public final class ProcessorStarter {
   }
 
   /**
-   * Once running after a rebalance, aborts the transactions that instances no longer in the group
-   * left open ({@link TakeoverFencing}), on a thread of its own: the state listener runs on the
-   * stream thread.
+   * When a rebalance begins, while it lasts and once the processor runs again, aborts the
+   * transactions that instances no longer in the group left open ({@link TakeoverFencing}), on a
+   * thread of its own (the state listener runs on the stream thread). While it rebalances too: a
+   * task taken over cannot start until the committed offsets of its input are stable, and a dead or
+   * frozen owner's open transaction holds its offsets pending, so waiting for RUNNING would wait
+   * for that transaction's timeout.
    */
-  private void fenceLeftInstances() {
+  private void fenceLeftInstances(KafkaStreams streams) {
+    if (!fencingQueued.compareAndSet(false, true)) {
+      return;
+    }
     fencing.execute(
         () -> {
+          fencingQueued.set(false);
           try (Admin admin =
               Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-            TakeoverFencing.fence(
-                admin, bootstrapServers, topics.applicationId(), Duration.ofSeconds(10));
+            for (int round = 0; round < FENCING_ROUNDS; round++) {
+              TakeoverFencing.fence(
+                  admin, bootstrapServers, topics.applicationId(), Duration.ofSeconds(10));
+              if (streams.state() != KafkaStreams.State.REBALANCING || fencingQueued.get()) {
+                return;
+              }
+              Thread.sleep(FENCING_EVERY.toMillis());
+            }
           } catch (Exception e) {
             if (e instanceof InterruptedException) {
               Thread.currentThread().interrupt();
@@ -239,8 +260,9 @@ public final class ProcessorStarter {
   /**
    * This data directory's id in the processor's consumer group (static membership): a restarted
    * instance takes its partitions back at once instead of waiting out the old member's session.
+   * Each stream thread's {@code group.instance.id} is this id, a dash and the thread's index.
    */
-  private String stableInstanceId() {
+  public String stableInstanceId() {
     Path file = config.dataDir().resolve("instance.id");
     try {
       if (Files.exists(file)) {

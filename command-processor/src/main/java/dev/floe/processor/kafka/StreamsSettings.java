@@ -21,8 +21,13 @@ public final class StreamsSettings {
   /** The longest the processor's transactions may stay open before the coordinator aborts them. */
   public static final int TRANSACTION_TIMEOUT_MS = 10_000;
 
-  /** How long a Kafka client of Floe waits for a broker's answer before trying again elsewhere. */
-  public static final int REQUEST_TIMEOUT_MS = 5_000;
+  /**
+   * How long a Kafka client of Floe waits for a broker's answer before trying again elsewhere: a
+   * frozen broker accepts connections and answers nothing, and a client learns that its
+   * leaderships moved only when a request to it times out, so a frozen broker costs each client
+   * about this long, sometimes twice (its metadata request may go to the frozen broker too).
+   */
+  public static final int REQUEST_TIMEOUT_MS = 2_000;
 
   private StreamsSettings() {}
 

@@ -53,6 +53,7 @@ class ClusterFaultHarnessIT {
           Integer.getInteger("floe.faults.broker-kills", 1),
           Integer.getInteger("floe.faults.controller-kills", 1),
           Integer.getInteger("floe.faults.broker-pauses", 1),
+          Integer.getInteger("floe.faults.baselines", 1),
           Duration.ofMillis(Integer.getInteger("floe.faults.max-down-ms", 0)),
           Duration.ofMillis(Integer.getInteger("floe.faults.instance-pause-ms", 10_000)),
           Duration.ofMillis(Integer.getInteger("floe.faults.broker-pause-ms", 20_000)));
@@ -111,7 +112,8 @@ class ClusterFaultHarnessIT {
     FaultHarnessIT.assertClean(result);
     assertThat(
             Integer.parseInt(result.figures().get("instance-faults"))
-                + Integer.parseInt(result.figures().get("broker-faults")))
+                + Integer.parseInt(result.figures().get("broker-faults"))
+                + Integer.parseInt(result.figures().get("baseline-faults")))
         .as("faults injected")
         .isEqualTo(faults.size());
   }

@@ -229,6 +229,7 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.put(ADD_PARTITIONS_BACKOFF, String.valueOf(ADD_PARTITIONS_BACKOFF_MS));
     if (member != null) {
       props.putAll(replicationSettings(member.voters()));
+      props.putAll(FAILOVER);
     } else {
       // The active controller appends a no-op record to the metadata log every 500 ms by default
       // (Kafka's measure of a quorum's health, KIP-835), each one written and flushed, then applied
@@ -239,6 +240,26 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     props.putAll(overrides);
     return props;
   }
+
+  /**
+   * How fast a node of a cluster notices a failed one. A dead or frozen broker is fenced, and its
+   * partitions get new leaders, when its session ends (2 s, heartbeats every 500 ms); until then a
+   * frozen follower holds every {@code acks=all} write of the partitions it follows, the group
+   * coordinator's heartbeat answers among them, so this must stay well below the instances' 3 s
+   * session. A dead active controller is replaced once its followers miss it for the quorum's
+   * fetch timeout (1 s) and an election (0.5 s). The brokers' own requests to each other (the
+   * transaction coordinator's commit markers among them) give up after 3 s instead of Kafka's 30:
+   * a marker sent to a broker that froze before it was fenced would otherwise hold its transaction,
+   * and every {@code read_committed} reader behind it, until the broker came back.
+   */
+  static final Map<String, String> FAILOVER =
+      Map.of(
+          "broker.session.timeout.ms", "2000",
+          "broker.heartbeat.interval.ms", "500",
+          "controller.quorum.fetch.timeout.ms", "1000",
+          "controller.quorum.election.timeout.ms", "500",
+          "controller.quorum.election.backoff.max.ms", "500",
+          "request.timeout.ms", "3000");
 
   /**
    * The replication of a cluster of {@code nodes} brokers: three copies of every internal topic

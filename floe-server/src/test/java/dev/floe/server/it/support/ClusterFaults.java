@@ -18,13 +18,17 @@ public final class ClusterFaults {
   private static final Duration REJOIN = Duration.ofSeconds(180);
   private static final Duration SETTLE = Duration.ofSeconds(5);
 
-  /** How many of each fault, how long a killed process stays down at most, and the pauses. */
+  /**
+   * How many of each fault (and of {@link FaultRun#baseline()}s), how long a killed process stays
+   * down at most, and the pauses.
+   */
   public record Counts(
       int instanceKills,
       int instancePauses,
       int brokerKills,
       int controllerKills,
       int brokerPauses,
+      int baselines,
       Duration maxDown,
       Duration instancePause,
       Duration brokerPause) {}
@@ -49,6 +53,9 @@ public final class ClusterFaults {
     }
     for (int i = 0; i < counts.brokerPauses(); i++) {
       faults.add(brokerPause(cluster, counts.brokerPause()));
+    }
+    for (int i = 0; i < counts.baselines(); i++) {
+      faults.add(FaultRun.baseline());
     }
     Collections.shuffle(faults, new Random(seed));
     return faults;

@@ -131,7 +131,7 @@ public final class FaultFigures {
     f.put("commit-max-ms", millis(percentile(latencies, 100)));
     f.put("max-table-gap-s", seconds(maxGap(attempts, loadStart, loadEnd, true)));
     f.put("max-any-gap-s", seconds(maxGap(attempts, loadStart, loadEnd, false)));
-    for (String kind : List.of(FaultRun.INSTANCE, FaultRun.BROKER)) {
+    for (String kind : List.of(FaultRun.INSTANCE, FaultRun.BROKER, FaultRun.BASELINE)) {
       List<Double> windows =
           faults.stream()
               .filter(x -> x.kind().equals(kind))
@@ -210,6 +210,7 @@ public final class FaultFigures {
             "broker-faults",
             "broker-window-median-s",
             "broker-window-max-s",
+            "baseline-window-median-s",
             "commit-p50-ms",
             "commit-p99-ms")) {
       line.append(' ').append(key).append(' ').append(figures.get(key));
@@ -290,7 +291,9 @@ public final class FaultFigures {
       }
     }
     return fault.what()
-        + " back after "
+        + " at "
+        + wallClock(fault.startNanos())
+        + ", back after "
         + seconds(fault.readyNanos() - fault.startNanos())
         + " s, every table committing again after "
         + seconds(fault.unavailableNanos())
@@ -300,7 +303,33 @@ public final class FaultFigures {
         + tables.size()
         + " of "
         + tableCount
-        + " tables";
+        + " tables; each table's first commit begun after the fault acknowledged after "
+        + tableRecoveries(fault, log)
+        + " s";
+  }
+
+  /**
+   * For each table, seconds from the fault's start to the acknowledgement of its first commit begun
+   * after it, in ascending order: which tables the fault held up, and for how long.
+   */
+  static String tableRecoveries(FaultRun.Fault fault, CommitLog log) {
+    Map<String, Long> first = new TreeMap<>();
+    for (CommitLog.Attempt attempt : log.attempts()) {
+      if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED
+          && attempt.startNanos > fault.startNanos()) {
+        first.merge(attempt.table, attempt.endNanos, Math::min);
+      }
+    }
+    return first.values().stream()
+        .sorted()
+        .map(end -> seconds(end - fault.startNanos()))
+        .collect(Collectors.joining(", "));
+  }
+
+  /** The wall-clock time of a {@link System#nanoTime()} reading, to find it in the logs. */
+  private static String wallClock(long nanos) {
+    long ago = System.nanoTime() - nanos;
+    return Instant.now().minusNanos(ago).toString();
   }
 
   public static String seconds(long nanos) {

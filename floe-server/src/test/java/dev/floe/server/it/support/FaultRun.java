@@ -61,6 +61,18 @@ public final class FaultRun {
   public static final String INSTANCE = "instance";
   public static final String BROKER = "broker";
 
+  /**
+   * A fault that does nothing: its window is the harness's own floor (how long the writers take to
+   * acknowledge a commit begun after a moment on every table when nothing failed), to read the
+   * other windows against.
+   */
+  public static final String BASELINE = "baseline";
+
+  /** A {@link #BASELINE} injection. */
+  public static Injection baseline() {
+    return new Injection(BASELINE, random -> "no fault (baseline)");
+  }
+
   /** Causes a fault and repairs it; answers what it did, e.g. "SIGKILL floe-1, down 3.2 s". */
   @FunctionalInterface
   public interface Strike {

@@ -1,5 +1,7 @@
 package dev.floe.server.it.support;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One writer of the fault harness: fast appends with Iceberg's {@link RESTCatalog} (each commit
- * sends {@code assert-ref-snapshot-id}), to random tables, as fast as it can, through one instance
+ * sends {@code assert-ref-snapshot-id}), to the tables in shuffled rounds, as fast as it can, through one instance
  * at a time. On anything but a 409 it records the outcome as unknown and fails over to the next
  * instance, as an engine behind a load balancer would. 409s between writers are retried by the
  * Iceberg client itself ({@code commit.retry.num-retries} is high on the harness's tables). After
@@ -44,6 +46,7 @@ public final class HarnessWriter implements Runnable {
   private final Random random;
   private final InstanceClients clients;
   private final Map<TableIdentifier, Table> loaded = new HashMap<>();
+  private final List<TableIdentifier> round = new ArrayList<>();
   private long sequence;
   private volatile CommitLog.Attempt current;
   private volatile Throwable died;
@@ -79,7 +82,7 @@ public final class HarnessWriter implements Runnable {
   public void run() {
     try {
       while (!stop.get()) {
-        TableIdentifier table = tables.get(random.nextInt(tables.size()));
+        TableIdentifier table = nextTable();
         Table loadedTable;
         try {
           loadedTable = table(table);
@@ -95,6 +98,20 @@ public final class HarnessWriter implements Runnable {
     } finally {
       clients.close();
     }
+  }
+
+  /**
+   * The tables in rounds, each round in a new random order: writers still collide on tables at
+   * random, but every table gets an attempt within a round, so a table a fault held up is tried
+   * again soon after it recovers (a fault's window measures the fault, not how long the writers
+   * took to pick the table).
+   */
+  private TableIdentifier nextTable() {
+    if (round.isEmpty()) {
+      round.addAll(tables);
+      Collections.shuffle(round, random);
+    }
+    return round.remove(round.size() - 1);
   }
 
   private void commitOnce(TableIdentifier table, Table loadedTable) {

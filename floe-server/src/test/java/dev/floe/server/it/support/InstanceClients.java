@@ -1,20 +1,27 @@
 package dev.floe.server.it.support;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One harness writer's Iceberg clients, one per instance, used one instance at a time: as an engine
- * behind a load balancer, it goes on with the next instance when one fails it.
+ * behind a load balancer, it goes on with the next instance when one fails it. Like a load
+ * balancer's passive health check (outlier ejection), an instance that failed a request is passed
+ * over for {@link #EJECTION_MS} while another has not failed: a writer does not walk back into a
+ * frozen instance and wait out its timeout again.
  */
 final class InstanceClients implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(InstanceClients.class);
+  static final long EJECTION_MS = 5_000;
 
   private final List<String> uris;
   private final ObservedRestClient.ConflictObserver observer;
   private final RESTCatalog[] catalogs;
+  private final long[] failedAt;
   private int instance;
   private volatile int failovers;
 
@@ -23,6 +30,8 @@ final class InstanceClients implements AutoCloseable {
     this.uris = uris;
     this.observer = observer;
     this.catalogs = new RESTCatalog[uris.size()];
+    this.failedAt = new long[uris.size()];
+    Arrays.fill(failedAt, Long.MIN_VALUE);
     this.instance = first % uris.size();
   }
 
@@ -51,7 +60,9 @@ final class InstanceClients implements AutoCloseable {
   boolean failover(String who, RuntimeException cause) {
     LOG.debug("{} fails over from instance {}: {}", who, instance, cause.toString());
     failovers++;
-    instance = (instance + 1) % uris.size();
+    long now = System.nanoTime();
+    failedAt[instance] = now;
+    instance = next(now);
     try {
       Thread.sleep(100);
       return true;
@@ -59,6 +70,25 @@ final class InstanceClients implements AutoCloseable {
       Thread.currentThread().interrupt();
       return false;
     }
+  }
+
+  /**
+   * The next instance after the one in use that has not failed within the ejection time, or, when
+   * every one has, the one that failed longest ago.
+   */
+  private int next(long now) {
+    int oldest = (instance + 1) % uris.size();
+    for (int step = 1; step <= uris.size(); step++) {
+      int candidate = (instance + step) % uris.size();
+      if (failedAt[candidate] == Long.MIN_VALUE
+          || now - failedAt[candidate] > TimeUnit.MILLISECONDS.toNanos(EJECTION_MS)) {
+        return candidate;
+      }
+      if (failedAt[candidate] < failedAt[oldest]) {
+        oldest = candidate;
+      }
+    }
+    return oldest;
   }
 
   @Override
