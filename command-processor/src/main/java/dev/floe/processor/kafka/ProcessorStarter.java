@@ -34,10 +34,12 @@ public final class ProcessorStarter {
   static final Duration START_DEADLINE = Duration.ofSeconds(300);
   private static final Duration HANGING_CHECK = Duration.ofSeconds(10);
 
-  /** How often, while a rebalance lasts, it looks again for transactions to abort, and how long. */
+  /** How often, while a rebalance lasts, it looks again for transactions to abort (up to 5 min). */
   private static final Duration FENCING_EVERY = Duration.ofMillis(500);
 
-  private static final int FENCING_ROUNDS = 60;
+  private static final int FENCING_ROUNDS = 600;
+
+  private static final Duration HANGING_CHECK_WHILE_REBALANCING = Duration.ofSeconds(2);
 
   private final FloeConfig config;
   private final Topics topics;
@@ -206,12 +208,28 @@ public final class ProcessorStarter {
   }
 
   /**
+   * A transaction left hanging in a partition's log (see {@link HangingTransactions}) by a broker
+   * that failed while writing its markers: any of the processor's, since such a transaction is
+   * fenced whoever wrote it. It holds every {@code read_committed} reader and restore of its
+   * partition, so a task taken over never finishes restoring; seen after a single broker's
+   * restart, where it held the commits of a taken-over task for 140 s.
+   */
+  private void abortHangingTransactions(Admin admin) throws Exception {
+    HangingTransactions.abort(
+        admin,
+        topics.applicationId() + "-",
+        name -> name.startsWith(topics.prefix()),
+        Duration.ofSeconds(10));
+  }
+
+  /**
    * When a rebalance begins, while it lasts and once the processor runs again, aborts the
    * transactions that instances no longer in the group left open ({@link TakeoverFencing}), on a
    * thread of its own (the state listener runs on the stream thread). While it rebalances too: a
    * task taken over cannot start until the committed offsets of its input are stable, and a dead or
    * frozen owner's open transaction holds its offsets pending, so waiting for RUNNING would wait
-   * for that transaction's timeout.
+   * for that transaction's timeout. A rebalance that lasts longer than {@link
+   * #HANGING_CHECK_WHILE_REBALANCING} also looks for hanging transactions, every as long.
    */
   private void fenceLeftInstances(KafkaStreams streams) {
     if (!fencingQueued.compareAndSet(false, true)) {
@@ -222,11 +240,16 @@ public final class ProcessorStarter {
           fencingQueued.set(false);
           try (Admin admin =
               Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+            long hangingChecked = System.nanoTime();
             for (int round = 0; round < FENCING_ROUNDS; round++) {
               TakeoverFencing.fence(
                   admin, bootstrapServers, topics.applicationId(), Duration.ofSeconds(10));
               if (streams.state() != KafkaStreams.State.REBALANCING || fencingQueued.get()) {
                 return;
+              }
+              if (System.nanoTime() - hangingChecked > HANGING_CHECK_WHILE_REBALANCING.toNanos()) {
+                abortHangingTransactions(admin);
+                hangingChecked = System.nanoTime();
               }
               Thread.sleep(FENCING_EVERY.toMillis());
             }

@@ -107,7 +107,8 @@ public final class HangingTransactions {
     for (AbortTransactionSpec spec : hanging) {
       LOG.warn(
           "Aborting a hanging transaction that Kafka's transaction coordinator no longer tracks:"
-              + " {} (producer {}, epoch {}); it kept the processor from starting",
+              + " {} (producer {}, epoch {}); it held back every read_committed reader of that"
+              + " partition",
           spec.topicPartition(),
           spec.producerId(),
           spec.producerEpoch());
