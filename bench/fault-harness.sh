@@ -14,8 +14,10 @@
 #   cluster-long  three KRaft nodes (replication 3, min ISR 2), 3 instances, 6 writers: 15 instance SIGKILLs
 #                 (down up to 20 s), 15 instance SIGSTOPs past the session (zombies), 4 SIGKILLs of
 #                 a broker leading floe.commands/floe.events partitions, 3 of the active
-#                 controller, 3 broker SIGSTOPs of 20 s, shuffled
-#   cluster-short the CI version: one fault of each kind, killed processes restarted at once
+#                 controller, 3 broker SIGSTOPs of 20 s, and 10 baselines (no fault: the harness's
+#                 own floor), shuffled
+#   cluster-short the CI version: one fault of each kind and one baseline, killed processes
+#                 restarted at once
 # The single-broker long run starts its processes with the JVM's default compilers
 # (floe.test.jvm-options empty), as its earlier figures did; the others, as every test, with C1
 # alone (seven JVMs on one machine: C2's compilations would take the CPU the faults are timed on).
@@ -24,6 +26,7 @@
 # (load between a fault's recovery and the next fault, 2000), .max-down-ms (0), .seed,
 # .reply-timeout (the instances' floe.reply-timeout, PT10S); one broker: .kills, .broker-restarts;
 # a cluster: .instance-kills, .instance-pauses, .broker-kills, .controller-kills, .broker-pauses,
+# .baselines,
 # .instance-pause-ms (10000), .broker-pause-ms (20000), .session-timeout (the instances',
 # PT3S).
 # MVN_FLAGS is passed to Maven (e.g. MVN_FLAGS=-o to build offline).
@@ -45,7 +48,7 @@ case "$mode" in
     test=ClusterFaultHarnessIT
     settings=(-Dfloe.faults.run=cluster-long -Dfloe.faults.writers=6 -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
       -Dfloe.faults.broker-kills=4 -Dfloe.faults.controller-kills=3 -Dfloe.faults.broker-pauses=3
-      -Dfloe.faults.max-down-ms=20000)
+      -Dfloe.faults.baselines=10 -Dfloe.faults.max-down-ms=20000)
     ;;
   cluster-short) test=ClusterFaultHarnessIT; settings=() ;;
   *) echo "Usage: $0 [long|short|cluster-long|cluster-short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The benchmark, in one command: starts Floe (embedded Kafka, fresh data directory) and the Iceberg
 # reference server (RESTCatalogServer + JdbcCatalog on PostgreSQL, bench/peer), runs the same
-# workloads against both, alternating workload by workload (the peer serves no events endpoint:
-# `events` is n/a there; Floe's CPU per event read comes from its pid file), then measures Floe's
+# workloads against both, alternating workload by workload, with each server's CPU per operation
+# (Floe's process, its embedded broker included; the peer's JVM and its PostgreSQL server with
+# every backend) and their idle CPU before the first workload (the peer serves no events
+# endpoint: `events` is n/a there), then measures Floe's
 # log replay, and writes docs/benchmarks.md (tables generated from the run, then bench/bounds.md;
 # the notebook of measurements behind it stays in bench/notes.md).
 #
@@ -51,7 +53,7 @@ PEER_JAVA_OPTS="$jvm" CATALOG_CLIENTS=8 "$root/bench/peer/start.sh" "$work/peer"
 # shellcheck disable=SC2086
 java $jvm -cp "$bench_cp" dev.floe.bench.Bench \
   --target "floe=http://localhost:$floe_port,default,token-file=$work/floe/admin.token,pid-file=$work/floe.pid" \
-  --target "iceberg-jdbc-pg=http://localhost:$peer_port" \
+  --target "iceberg-jdbc-pg=http://localhost:$peer_port,,pid-file=$work/peer/peer.pid,pid-file=$work/peer/postgres.pid" \
   --json "$work/results.json" "$@"
 
 echo "Replaying Floe's event log (4 runs)..." >&2

@@ -56,6 +56,15 @@ public final class Bench {
       runs.add(new Workloads(catalog, settings));
       results.put(target.name(), new LinkedHashMap<>());
     }
+    int idle = command.idleSeconds();
+    for (int i = 0; i < runs.size(); i++) {
+      String name = command.targets().get(i).name();
+      if (idle > 0 && !command.targets().get(i).serverPids().isEmpty()) {
+        double cores = runs.get(i).idleCores(idle);
+        System.err.printf("%s: idle %.4f cores over %d s%n", name, cores, idle);
+        results.get(name).put("idle", Map.of("cores", cores, "seconds", idle));
+      }
+    }
     for (int i = 0; i < runs.size(); i++) {
       String name = command.targets().get(i).name();
       System.err.printf("%s: create-tree%n", name);
@@ -80,14 +89,16 @@ public final class Bench {
         Stats stats = runs.get(i).run(workload);
         results.get(name).put(workload, stats.toMap());
         System.err.printf(
-            "%s: %s %.1f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, %d conflicts%n",
+            "%s: %s %.1f ops/s, p50 %.2f ms, p99 %.2f ms, %d errors, %d conflicts, server %.3f"
+                + " CPU-ms/op%n",
             name,
             workload,
             stats.opsPerSecond(),
             stats.percentileMillis(0.5),
             stats.percentileMillis(0.99),
             stats.errors(),
-            stats.conflicts());
+            stats.conflicts(),
+            stats.serverCpuMillisPerOp());
       }
     }
 

@@ -24,13 +24,19 @@ record BenchCommand(
 
   /**
    * A catalog to measure, as named on the command line ({@code spec}); nothing is contacted yet.
-   * {@code serverPid}, from a {@code pid-file=PATH}, is its process on this machine, whose CPU time
-   * the workloads that report CPU per operation read; null when not given.
+   * {@code serverPids}, from its {@code pid-file=PATH}s, are its processes on this machine (a
+   * catalog and its database, say), whose CPU time, their children's included, every workload
+   * reports per operation; empty when none is given.
    */
   record Target(
-      String spec, String name, String uri, String warehouse, String token, Long serverPid) {
+      String spec,
+      String name,
+      String uri,
+      String warehouse,
+      String token,
+      List<Long> serverPids) {
     RestTarget connect() {
-      return new RestTarget(name, uri, warehouse, token, serverPid);
+      return new RestTarget(name, uri, warehouse, token, serverPids);
     }
 
     /** The command line's words, which name the token's file, never the token. */
@@ -42,12 +48,13 @@ record BenchCommand(
 
   static final String USAGE =
       """
-      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]]
+      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...]]
                         [--target ...] [--duration 15] [--warmup 20] [--clients 4] [--width 4]
                         [--depth 2] [--tables 5] [--properties 3] [--open-loop-rate 200]
                         [--big-snapshots 10000] [--many-tables 10000] [--hot-writers 4,16,32]
                         [--events 10000] [--event-page-sizes 10,100,1000]
-                        [--only WORKLOAD,...] [--json out.json] [--report out.md] [--notes notes.md]
+                        [--idle 10] [--only WORKLOAD,...] [--json out.json] [--report out.md]
+                        [--notes notes.md]
 
         Runs the same workloads against every target (any Iceberg REST catalog), alternating
         between them workload by workload; each workload is warmed up for --warmup seconds, then
@@ -55,8 +62,11 @@ record BenchCommand(
         standard output) and, with --report, into a Markdown report. bench/run.sh runs it against
         Floe and Iceberg's reference server and writes docs/benchmarks.md.
 
-        pid-file names a file holding the target's process id on this machine: workloads that
-        report the server's CPU per operation (events) read its CPU time from /proc.
+        pid-file (given once or more) names a file whose first word is one of the target's
+        processes on this machine (a catalog's, its database's): every workload then reports the
+        CPU time those processes and all their children spent per operation over its measured
+        seconds (/proc), and before the first workload the target's CPU while idle for --idle
+        seconds (0: not measured).
         events writes --events changes (half single-table commits, half transactions of 10
         tables), then reads them all through POST /v1/{prefix}/events at each page size of
         --event-page-sizes; a target whose /v1/config lists no events endpoint is marked n/a.
@@ -77,9 +87,15 @@ record BenchCommand(
           "open-loop-rate",
           "big-snapshots",
           "many-tables",
-          "events");
+          "events",
+          "idle");
   private static final Set<String> OTHERS =
       Set.of("hot-writers", "event-page-sizes", "only", "json", "report", "notes");
+
+  /** Seconds of idle CPU measured of each target before the first workload ({@code --idle}). */
+  int idleSeconds() {
+    return number(options, "idle", 10);
+  }
 
   /** The usage text, with the names of the workloads a run with the default writers measures. */
   static String usage() {
@@ -144,19 +160,19 @@ record BenchCommand(
         List.copyOf(targets), Collections.unmodifiableMap(options), settings, only);
   }
 
-  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]]}. */
+  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...]]}. */
   private static Target target(String spec) {
     int equals = spec.indexOf('=');
     String[] rest = spec.substring(equals + 1).split(",");
     if (equals <= 0 || !(rest[0].startsWith("http://") || rest[0].startsWith("https://"))) {
       throw new IllegalArgumentException(
-          "A --target is NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH]] with an http(s)"
+          "A --target is NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...]] with an http(s)"
               + " URI, got "
               + spec);
     }
     String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
     String token = null;
-    Long pid = null;
+    List<Long> pids = new ArrayList<>();
     for (int i = 2; i < rest.length; i++) {
       if (rest[i].startsWith("token-file=") && token == null) {
         Path file = Path.of(rest[i].substring("token-file=".length()));
@@ -165,28 +181,29 @@ record BenchCommand(
         } catch (IOException e) {
           throw new IllegalArgumentException("Cannot read the token file " + file + ": " + e, e);
         }
-      } else if (rest[i].startsWith("pid-file=") && pid == null) {
+      } else if (rest[i].startsWith("pid-file=")) {
         Path file = Path.of(rest[i].substring("pid-file=".length()));
         try {
-          pid = Long.parseLong(Files.readString(file).trim());
+          pids.add(Long.parseLong(Files.readString(file).trim().split("\\s+")[0]));
         } catch (IOException | NumberFormatException e) {
           throw new IllegalArgumentException(
               "Cannot read a process id from the pid file " + file + ": " + e, e);
         }
       } else {
         throw new IllegalArgumentException(
-            "Expected token-file=PATH or pid-file=PATH (each once) after the warehouse in "
+            "Expected token-file=PATH (once) or pid-file=PATH after the warehouse in "
                 + spec
                 + ", got "
                 + rest[i]);
       }
     }
-    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token, pid);
+    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token, List.copyOf(pids));
   }
 
   private static int number(Map<String, String> options, String name, int fallback) {
     // No warm-up, or namespaces without properties, are runs one may want; the rest need some.
-    int least = name.equals("warmup") || name.equals("properties") ? 0 : 1;
+    int least =
+        name.equals("warmup") || name.equals("properties") || name.equals("idle") ? 0 : 1;
     return options.containsKey(name) ? whole(name, options.get(name).trim(), least) : fallback;
   }
 

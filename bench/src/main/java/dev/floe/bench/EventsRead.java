@@ -181,7 +181,7 @@ final class EventsRead {
     long passes = 0;
     long miscounted = 0;
     long largestPage = 0;
-    long serverBefore = target.serverPid == null ? -1 : ServerCpu.nanos(target.serverPid);
+    long serverBefore = ServerCpu.treeNanos(target.serverPids);
     long benchBefore = ServerCpu.benchNanos();
     long began = System.nanoTime();
     long deadline = began + TimeUnit.SECONDS.toNanos(seconds);
@@ -218,7 +218,7 @@ final class EventsRead {
       }
     } while (System.nanoTime() < deadline);
     long elapsed = System.nanoTime() - began;
-    long serverAfter = target.serverPid == null ? -1 : ServerCpu.nanos(target.serverPid);
+    long serverAfter = ServerCpu.treeNanos(target.serverPids);
     long benchAfter = ServerCpu.benchNanos();
     requests.elapsed(elapsed);
 

@@ -35,17 +35,20 @@ final class RestTarget {
    */
   private final Set<String> endpoints;
 
-  /** The server's process on this machine, for its CPU time ({@link ServerCpu}), or null. */
-  final Long serverPid;
+  /**
+   * The server's processes on this machine, for their CPU time ({@link ServerCpu#treeNanos}); empty
+   * when not known.
+   */
+  final List<Long> serverPids;
 
   RestTarget(String name, String uri, String warehouse, String token) {
-    this(name, uri, warehouse, token, null);
+    this(name, uri, warehouse, token, List.of());
   }
 
-  RestTarget(String name, String uri, String warehouse, String token, Long serverPid) {
+  RestTarget(String name, String uri, String warehouse, String token, List<Long> serverPids) {
     this.name = name;
     this.token = token;
-    this.serverPid = serverPid;
+    this.serverPids = List.copyOf(serverPids);
     this.uri = uri.endsWith("/") ? uri.substring(0, uri.length() - 1) : uri;
     this.warehouse = warehouse;
     this.http = new Http1();

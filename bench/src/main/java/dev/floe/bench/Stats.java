@@ -6,7 +6,8 @@ import java.util.Map;
 
 /**
  * What one workload measured against one catalog: how many operations succeeded in how long, how
- * many failed or were retried, and the latency percentiles of the successful ones.
+ * many failed or were retried, the latency percentiles of the successful ones, and, when the
+ * catalog's processes are known, the CPU time they and this benchmark spent meanwhile.
  */
 final class Stats {
   private long[] latenciesNanos = new long[1024];
@@ -15,6 +16,8 @@ final class Stats {
   private long retries;
   private long conflicts;
   private long elapsedNanos;
+  private long serverCpuNanos = -1;
+  private long benchCpuNanos = -1;
 
   synchronized void record(long latencyNanos) {
     if (count == latenciesNanos.length) {
@@ -38,6 +41,17 @@ final class Stats {
 
   synchronized void elapsed(long nanos) {
     elapsedNanos = nanos;
+  }
+
+  /** CPU time over the measured seconds: the catalog's (-1: not known) and the benchmark's. */
+  synchronized void cpu(long serverNanos, long benchNanos) {
+    serverCpuNanos = serverNanos;
+    benchCpuNanos = benchNanos;
+  }
+
+  /** The catalog's CPU milliseconds per successful operation, or NaN when not measured. */
+  synchronized double serverCpuMillisPerOp() {
+    return serverCpuNanos < 0 || count == 0 ? Double.NaN : serverCpuNanos / 1e6 / count;
   }
 
   synchronized int count() {
@@ -89,6 +103,13 @@ final class Stats {
     map.put("errors", errors);
     map.put("retries", retries);
     map.put("conflicts", conflicts);
+    if (serverCpuNanos >= 0 && count > 0 && elapsedNanos > 0) {
+      map.put("serverCpuMsPerOp", serverCpuNanos / 1e6 / count);
+      map.put("serverCores", serverCpuNanos / (double) elapsedNanos);
+    }
+    if (benchCpuNanos >= 0 && count > 0) {
+      map.put("benchCpuMsPerOp", benchCpuNanos / 1e6 / count);
+    }
     return map;
   }
 }

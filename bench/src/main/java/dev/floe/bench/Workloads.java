@@ -132,7 +132,28 @@ final class Workloads {
     if (settings.warmupSeconds() > 0) {
       measure(name, settings.warmupSeconds());
     }
-    return measure(name, settings.durationSeconds());
+    long server = ServerCpu.treeNanos(target.serverPids);
+    long bench = ServerCpu.benchNanos();
+    Stats stats = measure(name, settings.durationSeconds());
+    long serverAfter = ServerCpu.treeNanos(target.serverPids);
+    long benchAfter = ServerCpu.benchNanos();
+    stats.cpu(
+        server < 0 || serverAfter < 0 ? -1 : serverAfter - server,
+        bench < 0 || benchAfter < 0 ? -1 : benchAfter - bench);
+    return stats;
+  }
+
+  /**
+   * The catalog's CPU, in cores, over {@code seconds} with no request from this benchmark; NaN when
+   * its processes are not known.
+   */
+  double idleCores(int seconds) throws InterruptedException {
+    long before = ServerCpu.treeNanos(target.serverPids);
+    long started = System.nanoTime();
+    Thread.sleep(seconds * 1000L);
+    long after = ServerCpu.treeNanos(target.serverPids);
+    long elapsed = System.nanoTime() - started;
+    return before < 0 || after < 0 ? Double.NaN : (after - before) / (double) elapsed;
   }
 
   /**

@@ -39,9 +39,14 @@ class BenchCommandTest {
                 "http://localhost:8181",
                 "default",
                 "secret-token",
-                null),
+                List.of()),
             new BenchCommand.Target(
-                "peer=http://localhost:8182", "peer", "http://localhost:8182", null, null, null));
+                "peer=http://localhost:8182",
+                "peer",
+                "http://localhost:8182",
+                null,
+                null,
+                List.of()));
     assertThat(command.settings().durationSeconds()).isEqualTo(3);
     assertThat(command.settings().warmupSeconds()).isZero();
     assertThat(command.settings().clients()).isEqualTo(4);
@@ -72,7 +77,7 @@ class BenchCommandTest {
             "--events", "500",
             "--event-page-sizes", "5,50");
 
-    assertThat(command.targets().get(0).serverPid()).isEqualTo(4242L);
+    assertThat(command.targets().get(0).serverPids()).containsExactly(4242L);
     assertThat(command.targets().get(0).token()).isNull();
     assertThat(command.only()).containsExactly("events");
     assertThat(command.settings().events()).isEqualTo(500);
@@ -80,7 +85,22 @@ class BenchCommandTest {
     assertThat(parse("--target", TARGET).settings().eventPageSizes())
         .containsExactly(10, 100, 1000);
     assertThatThrownBy(() -> parse("--target", "floe=http://localhost:8181,default,pid=" + pidFile))
-        .hasMessageContaining("Expected token-file=PATH or pid-file=PATH");
+        .hasMessageContaining("Expected token-file=PATH (once) or pid-file=PATH");
+  }
+
+  @Test
+  void aCatalogAndItsDatabaseAreOneTargetsProcesses(@TempDir Path dir) throws Exception {
+    Path server = dir.resolve("peer.pid");
+    Path database = dir.resolve("postgres.pid");
+    Files.writeString(server, "100\n");
+    Files.writeString(database, "200\n/var/lib/postgresql/data\n");
+
+    BenchCommand command =
+        parse(
+            "--target",
+            "peer=http://localhost:8182,,pid-file=" + server + ",pid-file=" + database);
+
+    assertThat(command.targets().get(0).serverPids()).containsExactly(100L, 200L);
   }
 
   @Test

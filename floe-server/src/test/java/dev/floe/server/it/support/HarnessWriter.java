@@ -82,6 +82,9 @@ public final class HarnessWriter implements Runnable {
   public void run() {
     try {
       while (!stop.get()) {
+        if (clients.reroute()) {
+          loaded.clear();
+        }
         TableIdentifier table = nextTable();
         Table loadedTable;
         try {

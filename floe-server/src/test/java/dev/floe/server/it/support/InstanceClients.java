@@ -1,27 +1,22 @@
 package dev.floe.server.it.support;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One harness writer's Iceberg clients, one per instance, used one instance at a time: as an engine
- * behind a load balancer, it goes on with the next instance when one fails it. Like a load
- * balancer's passive health check (outlier ejection), an instance that failed a request is passed
- * over for {@link #EJECTION_MS} while another has not failed: a writer does not walk back into a
- * frozen instance and wait out its timeout again.
+ * behind a load balancer, it goes on with another instance when one fails it, the one the {@link
+ * LoadBalancer} in front of the instances picks.
  */
 final class InstanceClients implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(InstanceClients.class);
-  static final long EJECTION_MS = 5_000;
 
   private final List<String> uris;
   private final ObservedRestClient.ConflictObserver observer;
   private final RESTCatalog[] catalogs;
-  private final long[] failedAt;
+  private final LoadBalancer balancer;
   private int instance;
   private volatile int failovers;
 
@@ -30,8 +25,7 @@ final class InstanceClients implements AutoCloseable {
     this.uris = uris;
     this.observer = observer;
     this.catalogs = new RESTCatalog[uris.size()];
-    this.failedAt = new long[uris.size()];
-    Arrays.fill(failedAt, Long.MIN_VALUE);
+    this.balancer = LoadBalancer.of(uris);
     this.instance = first % uris.size();
   }
 
@@ -42,6 +36,17 @@ final class InstanceClients implements AutoCloseable {
 
   int failovers() {
     return failovers;
+  }
+
+  /**
+   * Asks the load balancer where the next request goes; answers whether that is another instance
+   * than the one in use (tables loaded through the old one must be loaded again).
+   */
+  boolean reroute() {
+    int routed = balancer.route(instance);
+    boolean moved = routed != instance;
+    instance = routed;
+    return moved;
   }
 
   /** The client of the instance in use, connected on first use. */
@@ -60,9 +65,7 @@ final class InstanceClients implements AutoCloseable {
   boolean failover(String who, RuntimeException cause) {
     LOG.debug("{} fails over from instance {}: {}", who, instance, cause.toString());
     failovers++;
-    long now = System.nanoTime();
-    failedAt[instance] = now;
-    instance = next(now);
+    instance = balancer.failed(instance);
     try {
       Thread.sleep(100);
       return true;
@@ -70,25 +73,6 @@ final class InstanceClients implements AutoCloseable {
       Thread.currentThread().interrupt();
       return false;
     }
-  }
-
-  /**
-   * The next instance after the one in use that has not failed within the ejection time, or, when
-   * every one has, the one that failed longest ago.
-   */
-  private int next(long now) {
-    int oldest = (instance + 1) % uris.size();
-    for (int step = 1; step <= uris.size(); step++) {
-      int candidate = (instance + step) % uris.size();
-      if (failedAt[candidate] == Long.MIN_VALUE
-          || now - failedAt[candidate] > TimeUnit.MILLISECONDS.toNanos(EJECTION_MS)) {
-        return candidate;
-      }
-      if (failedAt[candidate] < failedAt[oldest]) {
-        oldest = candidate;
-      }
-    }
-    return oldest;
   }
 
   @Override

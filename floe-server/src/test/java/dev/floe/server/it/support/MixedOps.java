@@ -398,6 +398,7 @@ public final class MixedOps implements Runnable {
   }
 
   private RESTCatalog catalog() {
+    clients.reroute();
     return clients.catalog();
   }
 
