@@ -13,6 +13,7 @@ import dev.floe.events.access.AccessEntries;
 import dev.floe.events.command.ChangeAccessCommand;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.infra.config.FloeConfig;
+import dev.floe.projections.access.AccessSnapshot;
 import dev.floe.projections.access.AccessView;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -29,6 +30,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.kafka.streams.state.HostInfo;
 import org.slf4j.Logger;
@@ -158,8 +160,34 @@ final class AccessSetup {
                   new AccessChange.IssueToken(Tokens.newTokenId(), ADMIN, Tokens.hash(token), 0))),
           null);
     }
-    if (!view.awaitCaughtUp(Duration.ofSeconds(30))) {
-      throw new IllegalStateException("The admin principal did not reach the access view");
+    awaitVisible(
+        view,
+        snapshot ->
+            snapshot.isSuperuser(ADMIN) && snapshot.tokenByHash(Tokens.hash(token)).isPresent(),
+        "The admin principal did not reach the access view");
+  }
+
+  /**
+   * Waits up to 30 s until the access view shows what {@code shows} looks for. Being caught up once
+   * is not enough: the reply that accepted a change can be read before the access topic's own
+   * commit marker is (Kafka writes a transaction's markers partition by partition), so the view
+   * can be caught up to an end that does not yet hold the change.
+   */
+  private static void awaitVisible(
+      AccessView view, Predicate<AccessSnapshot> shows, String otherwise) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!shows.test(view.snapshot())) {
+      long left = deadline - System.nanoTime();
+      if (left <= 0) {
+        throw new IllegalStateException(otherwise);
+      }
+      view.awaitCaughtUp(Duration.ofNanos(Math.min(left, Duration.ofMillis(500).toNanos())));
+      try {
+        Thread.sleep(20);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(otherwise, e);
+      }
     }
   }
 
@@ -177,10 +205,10 @@ final class AccessSetup {
                   systemHeader(instanceId),
                   new AccessChange.CreateInstanceSecret(Tokens.newSecret()))),
           null);
-      if (!view.awaitCaughtUp(Duration.ofSeconds(30))
-          || view.snapshot().instanceSecret().isEmpty()) {
-        throw new IllegalStateException("The instances' secret did not reach the access view");
-      }
+      awaitVisible(
+          view,
+          snapshot -> snapshot.instanceSecret().isPresent(),
+          "The instances' secret did not reach the access view");
     }
   }
 
