@@ -202,6 +202,8 @@ public final class FloeServer implements AutoCloseable {
             bootstrapServers,
             topics.applicationId(),
             config.http().idleTimeout());
+    Forwarder forwarder = new Forwarder(vertx, peerWatch::silent);
+    peerWatch.onSilent(forwarder::abandon);
     router =
         IcebergRoutes.router(
                 catalog, audit, lineage, eventPages, eventTail, recentAudit, access::syncEverywhere)
@@ -212,7 +214,7 @@ public final class FloeServer implements AutoCloseable {
             .addUnaudited(HttpMethod.GET, LIVE, health::handleLive)
             .addUnaudited(HttpMethod.GET, "/health/ready", health::handleReady)
             .metrics(metrics)
-            .withForwarder(new Forwarder(vertx), self.host() + ":" + self.port());
+            .withForwarder(forwarder, self.host() + ":" + self.port());
     peerWatch.start();
     purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());

@@ -21,6 +21,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -40,13 +44,18 @@ import org.slf4j.LoggerFactory;
  * their warm standbys starts now rather than a session later. An instance starting again listens
  * before it joins the group, so a refused connection never belongs to a member that has already
  * taken its place. A frozen instance is left to its session (docs/architecture.md, "What bounds a
- * failover").
+ * failover") for its partitions; but the open answer also carries a line every {@link #TICK_MS},
+ * so a peer that has said nothing for {@link #SILENT_MS} is known to have stopped answering
+ * ({@link #silent}): this instance sends it nothing meanwhile and gives up what it had sent it
+ * ({@code Forwarder}), rather than keep its callers waiting until the peer thaws.
  */
 final class PeerWatch implements AutoCloseable {
   static final String ALIVE_PATH = "/internal/v1/alive";
   private static final Logger LOG = LoggerFactory.getLogger(PeerWatch.class);
 
   private static final long RECONCILE_MS = 1_000;
+  static final long TICK_MS = 250;
+  static final long SILENT_MS = 1_000;
   private static final long RETRY_MS = 250;
   private static final int CONNECT_TIMEOUT_MS = 1_000;
   private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(5);
@@ -61,7 +70,13 @@ final class PeerWatch implements AutoCloseable {
   private final HttpClient client;
   private final NetClient probe;
   private final Map<HostInfo, Boolean> watched = new HashMap<>();
+  /** When each watched peer last said something (nanoTime), by "host:port". */
+  private final Map<String, Long> heard = new ConcurrentHashMap<>();
+  private final Set<String> silentPeers = ConcurrentHashMap.newKeySet();
+  private volatile BiConsumer<String, Integer> onSilent = (host, port) -> {};
+  private long lastCheck = System.nanoTime();
   private long timer = -1;
+  private long silenceTimer = -1;
 
   /**
    * @param self this instance's processor, as its stream threads' static group instance ids begin
@@ -83,7 +98,7 @@ final class PeerWatch implements AutoCloseable {
     this.self = self;
     this.bootstrapServers = bootstrapServers;
     this.groupId = groupId;
-    this.keepAliveMs = Math.max(100, Math.min(5_000, idleTimeout.toMillis() / 3));
+    this.keepAliveMs = Math.max(50, Math.min(TICK_MS, idleTimeout.toMillis() / 3));
     this.client =
         vertx.createHttpClient(
             new HttpClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS).setIdleTimeout(0));
@@ -110,8 +125,59 @@ final class PeerWatch implements AutoCloseable {
   /** Watches every other instance of the group, now and as they come and go. */
   PeerWatch start() {
     vertx.runOnContext(
-        v -> timer = vertx.setPeriodic(0, RECONCILE_MS, id -> reconcile()));
+        v -> {
+          timer = vertx.setPeriodic(0, RECONCILE_MS, id -> reconcile());
+          silenceTimer = vertx.setPeriodic(TICK_MS, id -> checkSilence());
+        });
     return this;
+  }
+
+  /** Calls {@code listener} with a peer's host and port when it falls silent. */
+  PeerWatch onSilent(BiConsumer<String, Integer> listener) {
+    this.onSilent = listener;
+    return this;
+  }
+
+  /**
+   * Whether the instance at {@code host:port} is watched and has said nothing for {@link
+   * #SILENT_MS}: it is frozen, or out of reach.
+   */
+  boolean silent(String host, int port) {
+    return silentPeers.contains(host + ":" + port);
+  }
+
+  /**
+   * Marks the peers that said nothing for {@link #SILENT_MS} silent. When this check itself ran
+   * late (this instance was frozen or starved), nobody is: their lines are about to be read.
+   */
+  private void checkSilence() {
+    long now = System.nanoTime();
+    boolean late = now - lastCheck > TimeUnit.MILLISECONDS.toNanos(SILENT_MS / 2);
+    lastCheck = now;
+    for (Map.Entry<String, Long> peer : heard.entrySet()) {
+      if (late) {
+        peer.setValue(now);
+        continue;
+      }
+      boolean quiet = now - peer.getValue() > TimeUnit.MILLISECONDS.toNanos(SILENT_MS);
+      if (quiet && silentPeers.add(peer.getKey())) {
+        LOG.warn(
+            "Instance at {} said nothing for {} ms: sending it nothing until it answers again",
+            peer.getKey(),
+            SILENT_MS);
+        int colon = peer.getKey().lastIndexOf(':');
+        onSilent.accept(
+            peer.getKey().substring(0, colon),
+            Integer.parseInt(peer.getKey().substring(colon + 1)));
+      }
+    }
+  }
+
+  private void heardFrom(String peer) {
+    heard.put(peer, System.nanoTime());
+    if (silentPeers.remove(peer)) {
+      LOG.info("Instance at {} answers again", peer);
+    }
   }
 
   private void reconcile() {
@@ -175,8 +241,11 @@ final class PeerWatch implements AutoCloseable {
     }
     StringBuilder first = new StringBuilder();
     String[] name = new String[1];
+    String key = peer.host() + ":" + peer.port();
+    heardFrom(key);
     response.handler(
         buffer -> {
+          heardFrom(key);
           if (name[0] == null) {
             first.append(buffer.toString());
             int end = first.indexOf("\n");
@@ -185,7 +254,12 @@ final class PeerWatch implements AutoCloseable {
             }
           }
         });
-    Runnable ended = () -> lost(peer, name[0]);
+    Runnable ended =
+        () -> {
+          heard.remove(key);
+          silentPeers.remove(key);
+          lost(peer, name[0]);
+        };
     response.endHandler(v -> ended.run());
     response.exceptionHandler(e -> ended.run());
   }
@@ -250,6 +324,9 @@ final class PeerWatch implements AutoCloseable {
   public void close() {
     if (timer >= 0) {
       vertx.cancelTimer(timer);
+    }
+    if (silenceTimer >= 0) {
+      vertx.cancelTimer(silenceTimer);
     }
     client.close();
     probe.close();

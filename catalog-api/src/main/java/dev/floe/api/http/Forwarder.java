@@ -11,17 +11,33 @@ import io.vertx.core.http.HttpClientRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.RequestOptions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
  * Forwards a read to the instance that hosts its key (several instances share the partitions): the
  * same method, path, query, headers and body, and the owner's answer passed back as it is. A
  * forwarded request is never forwarded again: if ownership moved meanwhile, it is a 503.
+ *
+ * <p>An owner that is known to have stopped answering (frozen: it keeps its connections and answers
+ * nothing; see {@link Silence}) is not sent anything until it answers again: a read is a 503 at
+ * once, which the client retries while the owner's partitions move, and a commit is the {@code
+ * unsent} case, decided here. Requests already sent to an owner that falls silent are given up
+ * ({@link #abandon}): their outcome is unknown, a 503, rather than a wait for the owner's thaw.
  */
 public final class Forwarder {
+  /** Whether an instance, by its host and port, is known to have stopped answering. */
+  @FunctionalInterface
+  public interface Silence {
+    Silence NONE = (host, port) -> false;
+
+    boolean silent(String host, int port);
+  }
+
   static final String FORWARDED = "X-Floe-Forwarded";
   private static final Set<String> HOP_BY_HOP =
       Set.of(
@@ -35,9 +51,30 @@ public final class Forwarder {
           "content-length");
 
   private final HttpClient client;
+  private final Silence silence;
+  private final Map<String, Set<HttpClientRequest>> inFlight = new ConcurrentHashMap<>();
 
   public Forwarder(Vertx vertx) {
+    this(vertx, Silence.NONE);
+  }
+
+  public Forwarder(Vertx vertx, Silence silence) {
     this.client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true));
+    this.silence = silence;
+  }
+
+  /**
+   * Gives up the requests sent to {@code host:port} that it has not answered: it stopped answering.
+   * Each is answered 503 (its outcome is unknown).
+   */
+  public void abandon(String host, int port) {
+    Set<HttpClientRequest> sent = inFlight.get(host + ":" + port);
+    if (sent == null) {
+      return;
+    }
+    for (HttpClientRequest request : List.copyOf(sent)) {
+      request.reset(0, new IllegalStateException("the instance stopped answering"));
+    }
   }
 
   Future<HttpResult> forward(HttpServerRequest request, Buffer body, NotLocalException owner) {
@@ -57,6 +94,14 @@ public final class Forwarder {
       return Future.failedFuture(
           ApiException.serviceUnavailable("Partition ownership is moving; retry"));
     }
+    if (silence.silent(owner.host(), owner.port())) {
+      return unsent == null
+          ? Future.failedFuture(
+              ApiException.serviceUnavailable(
+                  "The instance that hosts this key is not answering (its partitions move to"
+                      + " another instance within its group session); retry"))
+          : unsent.get();
+    }
     RequestOptions options =
         new RequestOptions()
             .setMethod(request.method())
@@ -67,11 +112,20 @@ public final class Forwarder {
     Future<HttpClientRequest> connecting = client.request(options);
     Future<HttpResult> answer =
         connecting
-            .compose(outgoing -> exchange(outgoing, request, body))
+            .compose(outgoing -> tracked(owner, outgoing, exchange(outgoing, request, body)))
             .recover(Forwarder::ownerUnreachable);
     return unsent == null
         ? answer
         : answer.recover(error -> connecting.failed() ? unsent.get() : Future.failedFuture(error));
+  }
+
+  /** Keeps {@code outgoing} among the owner's requests in flight until {@code answer} completes. */
+  private <T> Future<T> tracked(
+      NotLocalException owner, HttpClientRequest outgoing, Future<T> answer) {
+    String key = owner.host() + ":" + owner.port();
+    Set<HttpClientRequest> sent = inFlight.computeIfAbsent(key, k -> ConcurrentHashMap.newKeySet());
+    sent.add(outgoing);
+    return answer.onComplete(done -> sent.remove(outgoing));
   }
 
   /** Sends the request as it came, marked as forwarded, and reads the owner's answer. */

@@ -88,6 +88,20 @@ public final class HttpErrors {
     return ApiException.internalError(cause);
   }
 
+  /**
+   * Whether {@code error} is answered 503 ({@link #from}), without logging it: the answering
+   * partition is not available here right now.
+   */
+  static boolean unavailable(Throwable error) {
+    Throwable cause = unwrap(error);
+    if (cause instanceof ApiException api) {
+      return api.status() == 503;
+    }
+    return cause instanceof StoreUnavailableException
+        || cause instanceof MetadataDocuments.UnavailableException
+        || (cause instanceof KafkaException && !(cause instanceof RecordTooLargeException));
+  }
+
   /** What failed, without the {@link CompletionException} an asynchronous step wraps it in. */
   static Throwable unwrap(Throwable error) {
     return error instanceof CompletionException && error.getCause() != null

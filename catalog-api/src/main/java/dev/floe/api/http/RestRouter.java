@@ -6,7 +6,9 @@ import dev.floe.infra.config.AuthConfig;
 import dev.floe.projections.NotLocalException;
 import dev.floe.projections.access.AccessSnapshot;
 import io.vertx.core.AsyncResult;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -35,6 +37,11 @@ public final class RestRouter {
 
   /** The route label of a request that matched no route (the raw path would be unbounded). */
   static final String UNMATCHED = "unmatched";
+
+  /** How long a read whose key's partition is moving waits here for its new owner. */
+  static final long READ_PATIENCE_NANOS = 4_000_000_000L;
+
+  static final long READ_RETRY_MS = 100;
 
   /**
    * A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an
@@ -267,6 +274,14 @@ public final class RestRouter {
       return;
     }
     result = result.recover(error -> forwardIfElsewhere(request, body, error, route, context));
+    if (forwarder != null && !route.open() && isRead(request.method())) {
+      result =
+          patiently(
+              result,
+              () -> attempt(request, body, route, context),
+              response,
+              System.nanoTime() + READ_PATIENCE_NANOS);
+    }
     result.onComplete(
         done -> {
           try {
@@ -312,6 +327,68 @@ public final class RestRouter {
       }
       response.end(Buffer.buffer(answer.body()));
     }
+  }
+
+  /** The handler once more, forwarded as the first time when another instance hosts the key. */
+  private Future<HttpResult> attempt(
+      HttpServerRequest request, Buffer body, Route route, RequestContext context) {
+    Future<HttpResult> result;
+    try {
+      result = route.handler().handle(context);
+    } catch (RuntimeException e) {
+      result = Future.failedFuture(e);
+    }
+    return result.recover(error -> forwardIfElsewhere(request, body, error, route, context));
+  }
+
+  private static boolean isRead(HttpMethod method) {
+    return method == HttpMethod.GET || method == HttpMethod.HEAD;
+  }
+
+  /**
+   * A read that found its key's partition moving (its owner frozen or gone, its store rebalancing:
+   * any 503) is tried again here every {@link #READ_RETRY_MS} until {@link #READ_PATIENCE_NANOS}
+   * has passed, so the caller gets its answer as soon as the partition has its new owner rather
+   * than a 503 and its client's back-off (Iceberg's doubles from 1 s). A 503 that still goes out
+   * says {@code Retry-After: 1}. Only reads: a commit's 503 means its outcome is unknown and is
+   * never tried again, here or, without {@code Retry-After}, by the client.
+   */
+  private Future<HttpResult> patiently(
+      Future<HttpResult> result,
+      Supplier<Future<HttpResult>> again,
+      HttpServerResponse response,
+      long deadline) {
+    return result.transform(
+        done -> {
+          if (!unavailable(done)) {
+            return settled(done);
+          }
+          Context running = Vertx.currentContext();
+          if (running == null
+              || System.nanoTime() + READ_RETRY_MS * 1_000_000L > deadline
+              || response.closed()) {
+            response.putHeader("Retry-After", "1");
+            return settled(done);
+          }
+          return running
+              .owner()
+              .timer(READ_RETRY_MS)
+              .compose(v -> patiently(again.get(), again, response, deadline));
+        });
+  }
+
+  private static Future<HttpResult> settled(AsyncResult<HttpResult> done) {
+    return done.succeeded()
+        ? Future.succeededFuture(done.result())
+        : Future.failedFuture(done.cause());
+  }
+
+  /** Whether a read's outcome is a 503: the key's partition is moving. */
+  private static boolean unavailable(AsyncResult<HttpResult> done) {
+    if (done.succeeded()) {
+      return done.result() != HttpResult.STREAMED && done.result().status() == 503;
+    }
+    return HttpErrors.unavailable(done.cause());
   }
 
   /**
