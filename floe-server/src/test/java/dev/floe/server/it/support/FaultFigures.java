@@ -305,7 +305,54 @@ public final class FaultFigures {
         + tableCount
         + " tables; each table's first commit begun after the fault acknowledged after "
         + tableRecoveries(fault, log)
-        + " s";
+        + " s; the last table's attempts: "
+        + lastTableAttempts(fault, log);
+  }
+
+  /**
+   * The attempts on the table that recovered last, from the fault's start to its recovery: when each
+   * began and ended (seconds from the fault), through which instance, and how it ended; what held
+   * that table up.
+   */
+  static String lastTableAttempts(FaultRun.Fault fault, CommitLog log) {
+    String last = null;
+    long lastEnd = Long.MIN_VALUE;
+    Map<String, Long> first = new TreeMap<>();
+    for (CommitLog.Attempt attempt : log.attempts()) {
+      if (attempt.outcome == CommitLog.Outcome.ACKNOWLEDGED
+          && attempt.startNanos > fault.startNanos()) {
+        first.merge(attempt.table, attempt.endNanos, Math::min);
+      }
+    }
+    for (Map.Entry<String, Long> entry : first.entrySet()) {
+      if (entry.getValue() > lastEnd) {
+        last = entry.getKey();
+        lastEnd = entry.getValue();
+      }
+    }
+    if (last == null) {
+      return "none";
+    }
+    List<String> seen = new ArrayList<>();
+    for (CommitLog.Attempt attempt : log.attempts()) {
+      if (attempt.table.equals(last)
+          && attempt.endNanos > fault.startNanos()
+          && attempt.startNanos <= lastEnd) {
+        String error = attempt.error == null ? "" : " " + attempt.error;
+        seen.add(
+            seconds(attempt.startNanos - fault.startNanos())
+                + "-"
+                + seconds(attempt.endNanos - fault.startNanos())
+                + " w"
+                + attempt.writer
+                + "@i"
+                + attempt.instance
+                + " "
+                + attempt.outcome
+                + (error.length() > 120 ? error.substring(0, 120) : error));
+      }
+    }
+    return last + " [" + String.join("; ", seen) + "]";
   }
 
   /**
