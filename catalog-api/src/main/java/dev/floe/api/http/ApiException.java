@@ -62,6 +62,11 @@ public class ApiException extends RuntimeException {
     return new ApiException(ErrorType.SERVICE_UNAVAILABLE, message);
   }
 
+  /** The partition that answers the key is moving ({@link ErrorType#PARTITION_MOVING}). */
+  public static ApiException partitionMoving(String message) {
+    return new ApiException(ErrorType.PARTITION_MOVING, message);
+  }
+
   public static ApiException internalError(Throwable cause) {
     return new ApiException(
         ErrorType.INTERNAL_SERVER_ERROR, "Internal error: " + cause.getClass().getSimpleName());

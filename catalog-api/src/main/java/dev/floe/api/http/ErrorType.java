@@ -34,6 +34,12 @@ public enum ErrorType {
   /** The change applied, but its answer cannot be produced. */
   COMMIT_STATE_UNKNOWN(500, "CommitStateUnknownException"),
   SERVICE_UNAVAILABLE(503, "ServiceUnavailableException"),
+  /**
+   * The partition that answers the key is moving to another instance (its owner silent or gone,
+   * its store rebalancing): the same answer as {@link #SERVICE_UNAVAILABLE}, but a read that gets
+   * it is tried again on the instance for a while (RestRouter).
+   */
+  PARTITION_MOVING(503, "ServiceUnavailableException"),
   /** The command log failed under the command: it may or may not have been applied. */
   COMMIT_STATE_UNKNOWN_LOG_UNAVAILABLE(503, "CommitStateUnknownException"),
   /** No decision arrived in time: the command may or may not have been applied. */

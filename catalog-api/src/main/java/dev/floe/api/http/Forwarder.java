@@ -92,12 +92,12 @@ public final class Forwarder {
       Supplier<Future<HttpResult>> unsent) {
     if (request.getHeader(FORWARDED) != null) {
       return Future.failedFuture(
-          ApiException.serviceUnavailable("Partition ownership is moving; retry"));
+          ApiException.partitionMoving("Partition ownership is moving; retry"));
     }
     if (silence.silent(owner.host(), owner.port())) {
       return unsent == null
           ? Future.failedFuture(
-              ApiException.serviceUnavailable(
+              ApiException.partitionMoving(
                   "The instance that hosts this key is not answering (its partitions move to"
                       + " another instance within its group session); retry"))
           : unsent.get();
@@ -163,7 +163,7 @@ public final class Forwarder {
    */
   private static Future<HttpResult> ownerUnreachable(Throwable error) {
     return Future.failedFuture(
-        ApiException.serviceUnavailable(
+        ApiException.partitionMoving(
             "The instance that hosts this key did not answer (" + error.getMessage() + "); retry"));
   }
 

@@ -64,8 +64,10 @@ public final class HttpErrors {
           "No decision arrived in time; the change may or may not have been applied: "
               + cause.getMessage());
     }
-    if (cause instanceof StoreUnavailableException
-        || cause instanceof MetadataDocuments.UnavailableException) {
+    if (cause instanceof StoreUnavailableException) {
+      return ApiException.partitionMoving(cause.getMessage());
+    }
+    if (cause instanceof MetadataDocuments.UnavailableException) {
       return ApiException.serviceUnavailable(cause.getMessage());
     }
     if (cause instanceof ValidationException || cause instanceof IllegalArgumentException) {
@@ -89,16 +91,16 @@ public final class HttpErrors {
   }
 
   /**
-   * Whether {@code error} is answered 503 ({@link #from}), without logging it: the answering
-   * partition is not available here right now.
+   * Whether {@code error} says the key's partition is moving (or the command log is failing over),
+   * without logging it: a 503 that a moment may cure. Not a 503 that sheds load, nor one of object
+   * storage.
    */
-  static boolean unavailable(Throwable error) {
+  static boolean partitionMoving(Throwable error) {
     Throwable cause = unwrap(error);
     if (cause instanceof ApiException api) {
-      return api.status() == 503;
+      return api.errorType() == ErrorType.PARTITION_MOVING;
     }
     return cause instanceof StoreUnavailableException
-        || cause instanceof MetadataDocuments.UnavailableException
         || (cause instanceof KafkaException && !(cause instanceof RecordTooLargeException));
   }
 

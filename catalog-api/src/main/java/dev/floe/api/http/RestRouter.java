@@ -274,7 +274,12 @@ public final class RestRouter {
       return;
     }
     result = result.recover(error -> forwardIfElsewhere(request, body, error, route, context));
-    if (forwarder != null && !route.open() && isRead(request.method())) {
+    // A forwarded read waits on the instance that forwarded it, which looks for the key's owner
+    // again at each try; here it would only meet the same moved partition.
+    if (forwarder != null
+        && !route.open()
+        && isRead(request.method())
+        && request.getHeader(Forwarder.FORWARDED) == null) {
       result =
           patiently(
               result,
@@ -346,12 +351,13 @@ public final class RestRouter {
   }
 
   /**
-   * A read that found its key's partition moving (its owner frozen or gone, its store rebalancing:
-   * any 503) is tried again here every {@link #READ_RETRY_MS} until {@link #READ_PATIENCE_NANOS}
+   * A read that found its key's partition moving (its owner frozen or gone, its store rebalancing,
+   * the command log failing over) is tried again here every {@link #READ_RETRY_MS} until {@link #READ_PATIENCE_NANOS}
    * has passed, so the caller gets its answer as soon as the partition has its new owner rather
    * than a 503 and its client's back-off (Iceberg's doubles from 1 s). A 503 that still goes out
    * says {@code Retry-After: 1}. Only reads: a commit's 503 means its outcome is unknown and is
-   * never tried again, here or, without {@code Retry-After}, by the client.
+   * never tried again, here or, without {@code Retry-After}, by the client; nor is a 503 that
+   * sheds load (the events endpoint's) or reports object storage down: those go out at once.
    */
   private Future<HttpResult> patiently(
       Future<HttpResult> result,
@@ -360,7 +366,7 @@ public final class RestRouter {
       long deadline) {
     return result.transform(
         done -> {
-          if (!unavailable(done)) {
+          if (!moving(done)) {
             return settled(done);
           }
           Context running = Vertx.currentContext();
@@ -383,12 +389,16 @@ public final class RestRouter {
         : Future.failedFuture(done.cause());
   }
 
-  /** Whether a read's outcome is a 503: the key's partition is moving. */
-  private static boolean unavailable(AsyncResult<HttpResult> done) {
+  /**
+   * Whether a read's outcome says the key's partition is moving: a failure of that kind here, or a
+   * 503 from the owner it was forwarded to (a forwarded read is a keyed catalog read, and the
+   * owner's 503 for one is its store rebalancing or the key moving on).
+   */
+  private static boolean moving(AsyncResult<HttpResult> done) {
     if (done.succeeded()) {
       return done.result() != HttpResult.STREAMED && done.result().status() == 503;
     }
-    return HttpErrors.unavailable(done.cause());
+    return HttpErrors.partitionMoving(done.cause());
   }
 
   /**

@@ -209,6 +209,24 @@ class ForwardedCommitsTest {
   }
 
   @Test
+  void aReadRefusedToShedLoadIsAnswered503AtOnce() throws Exception {
+    AtomicInteger tries = new AtomicInteger();
+    int here =
+        serveRead(
+            context -> {
+              tries.incrementAndGet();
+              return Future.failedFuture(ApiException.serviceUnavailable("too many waiting"));
+            },
+            new Forwarder(vertx));
+
+    HttpResponse<String> answer = get(here, "/read");
+
+    assertThat(answer.statusCode()).isEqualTo(503);
+    assertThat(answer.body()).contains("too many waiting");
+    assertThat(tries).hasValue(1);
+  }
+
+  @Test
   void aCommitsUnavailableAnswerIsNotRetriedAndSaysNoRetryAfter() throws Exception {
     AtomicInteger tries = new AtomicInteger();
     int here =
