@@ -37,7 +37,7 @@ public enum ErrorType {
   /**
    * The partition that answers the key is moving to another instance (its owner silent or gone,
    * its store rebalancing): the same answer as {@link #SERVICE_UNAVAILABLE}, but a read that gets
-   * it is tried again on the instance for a while (RestRouter).
+   * it is tried again on the instance for a while (PatientReads).
    */
   PARTITION_MOVING(503, "ServiceUnavailableException"),
   /** The command log failed under the command: it may or may not have been applied. */

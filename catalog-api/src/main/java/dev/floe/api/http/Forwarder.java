@@ -24,9 +24,9 @@ import java.util.function.Supplier;
  * forwarded request is never forwarded again: if ownership moved meanwhile, it is a 503.
  *
  * <p>An owner that is known to have stopped answering (frozen: it keeps its connections and answers
- * nothing; see {@link Silence}) is not sent anything until it answers again: a read is a 503 at
- * once, which the client retries while the owner's partitions move, and a commit is the {@code
- * unsent} case, decided here. Requests already sent to an owner that falls silent are given up
+ * nothing; see {@link Silence}) is not sent anything until it answers again: a read fails as its
+ * partition moving (the router tries it again while the partition moves: {@link PatientReads}),
+ * and a commit is the {@code unsent} case, decided here. Requests already sent to an owner that falls silent are given up
  * ({@link #abandon}): their outcome is unknown, a 503, rather than a wait for the owner's thaw.
  */
 public final class Forwarder {

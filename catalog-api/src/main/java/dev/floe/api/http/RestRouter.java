@@ -6,9 +6,7 @@ import dev.floe.infra.config.AuthConfig;
 import dev.floe.projections.NotLocalException;
 import dev.floe.projections.access.AccessSnapshot;
 import io.vertx.core.AsyncResult;
-import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -37,11 +35,6 @@ public final class RestRouter {
 
   /** The route label of a request that matched no route (the raw path would be unbounded). */
   static final String UNMATCHED = "unmatched";
-
-  /** How long a read whose key's partition is moving waits here for its new owner. */
-  static final long READ_PATIENCE_NANOS = 4_000_000_000L;
-
-  static final long READ_RETRY_MS = 100;
 
   /**
    * A handler answers asynchronously; a thrown or failed {@link ApiException} becomes an
@@ -266,26 +259,14 @@ public final class RestRouter {
         return;
       }
     }
-    Future<HttpResult> result;
-    try {
-      result = route.handler().handle(context);
-    } catch (RuntimeException e) {
-      failAudited(context, route, HttpErrors.from(e));
-      return;
-    }
-    result = result.recover(error -> forwardIfElsewhere(request, body, error, route, context));
+    Future<HttpResult> result = attempt(request, body, route, context);
     // A forwarded read waits on the instance that forwarded it, which looks for the key's owner
     // again at each try; here it would only meet the same moved partition.
     if (forwarder != null
         && !route.open()
         && isRead(request.method())
         && request.getHeader(Forwarder.FORWARDED) == null) {
-      result =
-          patiently(
-              result,
-              () -> attempt(request, body, route, context),
-              response,
-              System.nanoTime() + READ_PATIENCE_NANOS);
+      result = PatientReads.until(result, () -> attempt(request, body, route, context), response);
     }
     result.onComplete(
         done -> {
@@ -334,7 +315,7 @@ public final class RestRouter {
     }
   }
 
-  /** The handler once more, forwarded as the first time when another instance hosts the key. */
+  /** The handler, its answer forwarded when another instance hosts the key. */
   private Future<HttpResult> attempt(
       HttpServerRequest request, Buffer body, Route route, RequestContext context) {
     Future<HttpResult> result;
@@ -348,57 +329,6 @@ public final class RestRouter {
 
   private static boolean isRead(HttpMethod method) {
     return method == HttpMethod.GET || method == HttpMethod.HEAD;
-  }
-
-  /**
-   * A read that found its key's partition moving (its owner frozen or gone, its store rebalancing,
-   * the command log failing over) is tried again here every {@link #READ_RETRY_MS} until {@link #READ_PATIENCE_NANOS}
-   * has passed, so the caller gets its answer as soon as the partition has its new owner rather
-   * than a 503 and its client's back-off (Iceberg's doubles from 1 s). A 503 that still goes out
-   * says {@code Retry-After: 1}. Only reads: a commit's 503 means its outcome is unknown and is
-   * never tried again, here or, without {@code Retry-After}, by the client; nor is a 503 that
-   * sheds load (the events endpoint's) or reports object storage down: those go out at once.
-   */
-  private Future<HttpResult> patiently(
-      Future<HttpResult> result,
-      Supplier<Future<HttpResult>> again,
-      HttpServerResponse response,
-      long deadline) {
-    return result.transform(
-        done -> {
-          if (!moving(done)) {
-            return settled(done);
-          }
-          Context running = Vertx.currentContext();
-          if (running == null
-              || System.nanoTime() + READ_RETRY_MS * 1_000_000L > deadline
-              || response.closed()) {
-            response.putHeader("Retry-After", "1");
-            return settled(done);
-          }
-          return running
-              .owner()
-              .timer(READ_RETRY_MS)
-              .compose(v -> patiently(again.get(), again, response, deadline));
-        });
-  }
-
-  private static Future<HttpResult> settled(AsyncResult<HttpResult> done) {
-    return done.succeeded()
-        ? Future.succeededFuture(done.result())
-        : Future.failedFuture(done.cause());
-  }
-
-  /**
-   * Whether a read's outcome says the key's partition is moving: a failure of that kind here, or a
-   * 503 from the owner it was forwarded to (a forwarded read is a keyed catalog read, and the
-   * owner's 503 for one is its store rebalancing or the key moving on).
-   */
-  private static boolean moving(AsyncResult<HttpResult> done) {
-    if (done.succeeded()) {
-      return done.result() != HttpResult.STREAMED && done.result().status() == 503;
-    }
-    return HttpErrors.partitionMoving(done.cause());
   }
 
   /**

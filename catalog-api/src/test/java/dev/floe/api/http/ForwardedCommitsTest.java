@@ -110,7 +110,7 @@ class ForwardedCommitsTest {
   }
 
   @Test
-  void aReadForASilentOwnerIs503AtOnce() throws Exception {
+  void aForwardToASilentOwnerFailsAtOnce() throws Exception {
     NetServer neverAnswers = vertx.createNetServer().connectHandler(socket -> {});
     await(neverAnswers.listen(ownerPort, "127.0.0.1"));
     int here =
@@ -203,8 +203,8 @@ class ForwardedCommitsTest {
     assertThat(answer.headers().firstValue("Retry-After")).hasValue("1");
     assertThat(waitedMs)
         .isGreaterThanOrEqualTo(
-            TimeUnit.NANOSECONDS.toMillis(RestRouter.READ_PATIENCE_NANOS)
-                - RestRouter.READ_RETRY_MS);
+            TimeUnit.NANOSECONDS.toMillis(PatientReads.PATIENCE_NANOS)
+                - PatientReads.RETRY_MS);
     assertThat(tries.get()).isGreaterThan(10);
   }
 
@@ -265,22 +265,22 @@ class ForwardedCommitsTest {
   }
 
   private int serve(int port, RestRouter.Handler handler, Forwarder forwarder) throws Exception {
-    RestRouter router =
-        new RestRouter(AuditLog.NONE)
-            .add(HttpMethod.POST, "/commit", handler)
-            .withForwarder(forwarder, "127.0.0.1:" + port);
-    HttpServer server =
-        await(vertx.createHttpServer().requestHandler(router::handle).listen(port, "127.0.0.1"));
-    return server.actualPort();
+    return serve(port, HttpMethod.POST, "/commit", handler, forwarder);
   }
 
   private int serveRead(RestRouter.Handler handler, Forwarder forwarder) throws Exception {
+    return serve(0, HttpMethod.GET, "/read", handler, forwarder);
+  }
+
+  private int serve(
+      int port, HttpMethod method, String path, RestRouter.Handler handler, Forwarder forwarder)
+      throws Exception {
     RestRouter router =
         new RestRouter(AuditLog.NONE)
-            .add(HttpMethod.GET, "/read", handler)
-            .withForwarder(forwarder, "127.0.0.1:0");
+            .add(method, path, handler)
+            .withForwarder(forwarder, "127.0.0.1:" + port);
     HttpServer server =
-        await(vertx.createHttpServer().requestHandler(router::handle).listen(0, "127.0.0.1"));
+        await(vertx.createHttpServer().requestHandler(router::handle).listen(port, "127.0.0.1"));
     return server.actualPort();
   }
 
