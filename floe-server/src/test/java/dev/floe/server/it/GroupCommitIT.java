@@ -87,7 +87,8 @@ class GroupCommitIT {
             .as("Kafka transactions for %d concurrent commits on one table", commits)
             .isPositive()
             .isLessThan(commits);
-        System.out.printf("%d concurrent commits on one table took %d Kafka transactions%n",
+        System.out.printf(
+            "%d concurrent commits on one table took %d Kafka transactions%n",
             commits, transactions);
       }
 
