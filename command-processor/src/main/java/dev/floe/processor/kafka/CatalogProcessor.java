@@ -82,6 +82,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private StoreAccess access;
   private CoordinatorStore coordinator;
   private IdempotencyLedger ledger;
+  private ExpirySchedule expiry;
   private final Duration idempotencyLifetime;
   private final FaultPoints faults;
   private final GroupCommit groupCommit;
@@ -118,28 +119,38 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.ledger =
         new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
     context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, ledger::purgeExpired);
-    context.schedule(EXPIRY_CHECK, PunctuationType.WALL_CLOCK_TIME, this::expire);
+    this.expiry = new ExpirySchedule(context, this::expire);
+    expiry.atOrBefore(dueWarehouses(Long.MIN_VALUE, new TreeSet<>()));
   }
 
-  /** How often the kept dropped tables and views are checked for expiry. */
-  static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
+  /**
+   * Adds to {@code due} the warehouses that keep a dropped table, view or namespace whose recovery
+   * period is over at {@code nowMs}; returns the earliest expiry after {@code nowMs}.
+   */
+  private long dueWarehouses(long nowMs, Set<String> due) {
+    long next = Long.MAX_VALUE;
+    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
+      while (it.hasNext()) {
+        DeletedEntity entity = DeletedEntity.fromBytes(it.next().value);
+        if (entity.expiresAtMs() <= nowMs) {
+          due.add(entity.warehouse());
+        } else {
+          next = Math.min(next, entity.expiresAtMs());
+        }
+      }
+    }
+    return next;
+  }
 
   /**
    * Expunges every dropped table, view and namespace of this partition's warehouses whose recovery
    * period has ended, on the single writer of their warehouse key like every change: its events,
-   * and the directory's change, in the task's transaction.
+   * and the directory's change, in the task's transaction. Runs when the earliest kept entity
+   * expires ({@link ExpirySchedule}), then schedules the next.
    */
   private void expire(long nowMs) {
     Set<String> warehouses = new TreeSet<>();
-    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
-      it.forEachRemaining(
-          entry -> {
-            DeletedEntity entity = DeletedEntity.fromBytes(entry.value);
-            if (entity.expiresAtMs() <= nowMs) {
-              warehouses.add(entity.warehouse());
-            }
-          });
-    }
+    long next = dueWarehouses(nowMs, warehouses);
     boolean any = false;
     for (String warehouse : warehouses) {
       StoreDirectory dir = new StoreDirectory(directory, warehouse);
@@ -158,6 +169,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     if (any) {
       context.commit();
     }
+    expiry.atOrBefore(next);
   }
 
   @Override
@@ -356,6 +368,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     Decision decision = DirectoryDecider.decide(dir, files.locations(), command);
     decision.events().forEach(event -> dir.apply(event, command.header().timestampMillis()));
     decision.steps().forEach(dir::apply);
+    expiry.atOrBefore(dir.earliestKeptExpiryMs());
     return decision;
   }
 

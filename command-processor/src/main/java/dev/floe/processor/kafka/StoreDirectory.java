@@ -58,6 +58,7 @@ final class StoreDirectory implements Directory {
   private final KeyValueStore<String, byte[]> store;
   private final String warehouse;
   private final Duration recoveryPeriod;
+  private long earliestKeptExpiryMs = Long.MAX_VALUE;
 
   StoreDirectory(KeyValueStore<String, byte[]> store, String warehouse) {
     this(store, warehouse, Duration.ZERO);
@@ -72,6 +73,19 @@ final class StoreDirectory implements Directory {
   @Override
   public Duration recoveryPeriod() {
     return recoveryPeriod;
+  }
+
+  /**
+   * The earliest expiry of what this directory kept for a recovery period since it was made; {@code
+   * Long.MAX_VALUE} when it kept nothing.
+   */
+  long earliestKeptExpiryMs() {
+    return earliestKeptExpiryMs;
+  }
+
+  private void kept(DeletedEntity entity) {
+    store.put(entity.key(), entity.toBytes());
+    earliestKeptExpiryMs = Math.min(earliestKeptExpiryMs, entity.expiresAtMs());
   }
 
   @Override
@@ -227,7 +241,7 @@ final class StoreDirectory implements Directory {
               e.expiresAtMs(),
               e.principal(),
               e.commandId());
-      store.put(kept.key(), kept.toBytes());
+      kept(kept);
     }
   }
 
@@ -298,7 +312,7 @@ final class StoreDirectory implements Directory {
             purgeRequested,
             header.commandId());
     store.delete(name);
-    store.put(entity.key(), entity.toBytes());
+    kept(entity);
     for (String location : entity.entry().held()) {
       index(location, entity.key());
     }

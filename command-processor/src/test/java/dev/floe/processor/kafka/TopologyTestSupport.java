@@ -24,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +44,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TestOutputTopic;
+import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.AfterEach;
@@ -202,11 +204,29 @@ abstract class TopologyTestSupport {
     final TestOutputTopic<String, byte[]> events;
 
     Driver(Path stateDir) {
+      this(stateDir, CatalogTopology.build(TOPICS, files), Instant.now());
+    }
+
+    /** A driver whose warehouses keep what is dropped for {@code recoveryPeriod}. */
+    Driver(Path stateDir, Duration recoveryPeriod, Instant wallClock) {
+      this(
+          stateDir,
+          CatalogTopology.build(
+              TOPICS,
+              files,
+              Duration.ofMinutes(30),
+              FaultPoints.NONE,
+              new GroupCommit(),
+              warehouse -> recoveryPeriod),
+          wallClock);
+    }
+
+    private Driver(Path stateDir, Topology topology, Instant wallClock) {
       Properties props = new Properties();
       props.put(StreamsConfig.APPLICATION_ID_CONFIG, TOPICS.applicationId());
       props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, "dummy:9092");
       props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-      driver = new TopologyTestDriver(CatalogTopology.build(TOPICS, files), props);
+      driver = new TopologyTestDriver(topology, props, wallClock);
       StringSerializer keys = new StringSerializer();
       ByteArraySerializer values = new ByteArraySerializer();
       commands = driver.createInputTopic(TOPICS.commands(), keys, values);

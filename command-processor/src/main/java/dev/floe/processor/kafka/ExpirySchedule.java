@@ -1,0 +1,63 @@
+package dev.floe.processor.kafka;
+
+import java.time.Duration;
+import java.util.function.LongConsumer;
+import org.apache.kafka.streams.processor.Cancellable;
+import org.apache.kafka.streams.processor.PunctuationType;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+
+/**
+ * When a task next looks for kept entities whose recovery period is over: once, at the earliest
+ * expiry it knows of, and never while the task keeps none.
+ *
+ * <p>Kafka Streams commits a task's transaction after every wall-clock punctuation, whatever the
+ * punctuator did, so a check every second cost every idle instance a Kafka transaction a second
+ * (its offsets, its markers, the coordinator's log). The task instead tells this schedule of every
+ * expiry it stores ({@link #atOrBefore}); the check, when it runs, expunges what is due and names
+ * the next expiry.
+ */
+final class ExpirySchedule {
+  private final ProcessorContext<?, ?> context;
+  private final LongConsumer check;
+  private Cancellable scheduled;
+  private long dueMs = Long.MAX_VALUE;
+
+  /**
+   * @param check runs at the due time with the wall-clock time; it calls {@link #atOrBefore} with
+   *     the next expiry it leaves behind
+   */
+  ExpirySchedule(ProcessorContext<?, ?> context, LongConsumer check) {
+    this.context = context;
+    this.check = check;
+  }
+
+  /** Makes the check run no later than {@code expiresAtMs} ({@code Long.MAX_VALUE}: no change). */
+  void atOrBefore(long expiresAtMs) {
+    if (expiresAtMs >= dueMs) {
+      return;
+    }
+    cancel();
+    dueMs = expiresAtMs;
+    long delayMs = Math.max(1, expiresAtMs - context.currentSystemTimeMs());
+    scheduled =
+        context.schedule(Duration.ofMillis(delayMs), PunctuationType.WALL_CLOCK_TIME, this::due);
+  }
+
+  /** The earliest expiry the check will run at; {@code Long.MAX_VALUE} when none is scheduled. */
+  long dueMs() {
+    return dueMs;
+  }
+
+  private void due(long nowMs) {
+    cancel(); // one run per due time: the check names the next
+    check.accept(nowMs);
+  }
+
+  private void cancel() {
+    if (scheduled != null) {
+      scheduled.cancel();
+      scheduled = null;
+    }
+    dueMs = Long.MAX_VALUE;
+  }
+}
