@@ -55,7 +55,6 @@ import java.util.function.UnaryOperator;
 import org.apache.iceberg.TableMetadata;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.apache.kafka.streams.KeyValue;
-import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -73,6 +72,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private static final Logger LOG = LoggerFactory.getLogger(CatalogProcessor.class);
   private static final StringSerializer KEYS = new StringSerializer();
 
+  /** The least time between two purges of the idempotency ledger. */
+  private static final long LEDGER_PURGE_SPACING_MS = 60_000;
+
   private final String stepsTopic;
   private final MetadataFiles files;
   private ProcessorContext<String, byte[]> context;
@@ -83,6 +85,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private CoordinatorStore coordinator;
   private IdempotencyLedger ledger;
   private ExpirySchedule expiry;
+  private ExpirySchedule ledgerPurge;
   private final Duration idempotencyLifetime;
   private final FaultPoints faults;
   private final GroupCommit groupCommit;
@@ -116,9 +119,19 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.participant = new TransactionParticipant(stores);
     this.coordinator = new CoordinatorStore(directory);
     this.access = new StoreAccess(context.getStateStore(StoreNames.ACCESS));
+    // Keyed requests' records are purged at most once a minute, when the earliest has expired.
+    this.ledgerPurge =
+        new ExpirySchedule(
+            context,
+            now ->
+                ledgerPurge.atOrBefore(
+                    Math.max(ledger.purgeExpired(now), now + LEDGER_PURGE_SPACING_MS)));
     this.ledger =
-        new IdempotencyLedger(context.getStateStore(StoreNames.IDEMPOTENCY), idempotencyLifetime);
-    context.schedule(Duration.ofMinutes(1), PunctuationType.WALL_CLOCK_TIME, ledger::purgeExpired);
+        new IdempotencyLedger(
+            context.getStateStore(StoreNames.IDEMPOTENCY),
+            idempotencyLifetime,
+            ledgerPurge::atOrBefore);
+    ledgerPurge.atOrBefore(ledger.purgeExpired(Long.MIN_VALUE));
     this.expiry = new ExpirySchedule(context, this::expire);
     expiry.atOrBefore(dueWarehouses(Long.MIN_VALUE, new TreeSet<>()));
   }

@@ -7,13 +7,14 @@ import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 
 /**
- * When a task next looks for kept entities whose recovery period is over: once, at the earliest
- * expiry it knows of, and never while the task keeps none.
+ * When a task next looks for what has expired (kept entities whose recovery period is over, keyed
+ * requests' records past their lifetime): once, at the earliest expiry it knows of, and never while
+ * it keeps nothing that expires.
  *
  * <p>Kafka Streams commits a task's transaction after every wall-clock punctuation, whatever the
  * punctuator did, so a check every second cost every idle instance a Kafka transaction a second
  * (its offsets, its markers, the coordinator's log). The task instead tells this schedule of every
- * expiry it stores ({@link #atOrBefore}); the check, when it runs, expunges what is due and names
+ * expiry it stores ({@link #atOrBefore}); the check, when it runs, removes what is due and names
  * the next expiry.
  */
 final class ExpirySchedule {

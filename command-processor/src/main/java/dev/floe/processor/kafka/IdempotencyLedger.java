@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
@@ -29,10 +30,17 @@ import org.apache.kafka.streams.state.KeyValueStore;
 final class IdempotencyLedger {
   private final KeyValueStore<String, byte[]> store;
   private final Duration lifetime;
+  private final LongConsumer remembered;
 
-  IdempotencyLedger(KeyValueStore<String, byte[]> store, Duration lifetime) {
+  /**
+   * @param remembered told the expiry of every record the ledger writes for a new key, so the
+   *     records can be purged when they expire
+   */
+  IdempotencyLedger(
+      KeyValueStore<String, byte[]> store, Duration lifetime, LongConsumer remembered) {
     this.store = store;
     this.lifetime = lifetime;
+    this.remembered = remembered;
   }
 
   /** The decision for a keyed retry (replay, refusal, or wait), or empty to decide it anew. */
@@ -87,7 +95,10 @@ final class IdempotencyLedger {
           key,
           new IdempotencyRecord(header.requestFingerprint(), decision.reply(), List.of(), expires)
               .toBytes());
+    } else {
+      return decision;
     }
+    remembered.accept(expires);
     return decision;
   }
 
@@ -139,18 +150,26 @@ final class IdempotencyLedger {
     return replies;
   }
 
-  /** Forgets keys past their lifetime. */
-  void purgeExpired(long nowMillis) {
+  /**
+   * Forgets keys past their lifetime; returns the earliest expiry of those it keeps ({@code
+   * Long.MAX_VALUE} when it keeps none).
+   */
+  long purgeExpired(long nowMillis) {
     List<String> expired = new ArrayList<>();
+    long next = Long.MAX_VALUE;
     try (KeyValueIterator<String, byte[]> it = store.all()) {
-      it.forEachRemaining(
-          entry -> {
-            if (IdempotencyRecord.fromBytes(entry.value).expiresAtMillis() < nowMillis) {
-              expired.add(entry.key);
-            }
-          });
+      while (it.hasNext()) {
+        var entry = it.next();
+        long expiresAt = IdempotencyRecord.fromBytes(entry.value).expiresAtMillis();
+        if (expiresAt < nowMillis) {
+          expired.add(entry.key);
+        } else {
+          next = Math.min(next, expiresAt);
+        }
+      }
     }
     expired.forEach(store::delete);
+    return next;
   }
 
   private static boolean isFinal(CommandReply reply) {

@@ -2,20 +2,28 @@ package dev.floe.processor.kafka;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.state.IdempotencyRecord;
+import dev.floe.events.state.StoreNames;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * A table kept for its warehouse's recovery period is expunged when the period ends, by the task
- * that holds the warehouse key, and the task looks for expiries at no other time.
+ * that holds the warehouse key, and the task looks for expiries at no other time; a keyed request's
+ * record is forgotten after its lifetime.
  */
 class ExpiryTopologyTest extends TopologyTestSupport {
   private static final Duration RECOVERY = Duration.ofSeconds(10);
+  private static final Duration LIFETIME =
+      Duration.ofMinutes(30); // the driver's idempotency lifetime
 
   @BeforeEach
   void keepDroppedTables() {
@@ -63,6 +71,27 @@ class ExpiryTopologyTest extends TopologyTestSupport {
     driver.driver.advanceWallClockTime(
         Duration.ofMillis(second.header().timestampMillis() - first.header().timestampMillis()));
     assertThat(events()).containsExactly("floe.table.expunged db.customers");
+  }
+
+  @Test
+  void aKeyedRequestsRecordIsPurgedWithinAMinuteAfterItsLifetime() {
+    CommandHeader keyed = keyed(header(), "0190b3c2-0000-7000-9000-000000000001");
+    driver.send(new CreateNamespaceCommand(keyed, WAREHOUSE, DB, Map.of()));
+    assertThat(driver.singleReply().accepted()).isTrue();
+    long expiresAtMs = keyed.timestampMillis() + LIFETIME.toMillis();
+
+    driver.driver.advanceWallClockTime(Duration.ofMillis(expiresAtMs - ACCEPTED_AT));
+    assertThat(idempotencyRecord(keyed)).as("at the end of its lifetime").isNotNull();
+
+    driver.driver.advanceWallClockTime(Duration.ofMinutes(1));
+    assertThat(idempotencyRecord(keyed)).as("a minute after it").isNull();
+  }
+
+  private byte[] idempotencyRecord(CommandHeader header) {
+    return driver
+        .driver
+        .<String, byte[]>getKeyValueStore(StoreNames.IDEMPOTENCY)
+        .get(IdempotencyRecord.key(header.principal(), header.idempotencyKey()));
   }
 
   /** The type and subject of each event the processor sent since the last call. */
