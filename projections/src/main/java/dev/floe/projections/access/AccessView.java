@@ -82,7 +82,17 @@ public final class AccessView implements AutoCloseable {
     return snapshot;
   }
 
-  /** Waits until every access change committed before this call is in the snapshot. */
+  /**
+   * Waits until every access change committed before this call is in the snapshot.
+   *
+   * <p>The target is each partition's high watermark, not its last stable offset: a change's
+   * transaction is committed once its coordinator has decided, but the markers that make it
+   * readable are written partition by partition, so the caller may already hold the reply (its
+   * partition's marker written) while the access changelog's last stable offset still stands
+   * before the change. Every record of the change is below the high watermark, and this view's
+   * {@code read_committed} position passes it only once the markers of everything below it are
+   * written (a transaction still open there is waited for until it ends).
+   */
   public boolean awaitCaughtUp(Duration timeout) {
     Map<TopicPartition, Long> ends;
     try {
@@ -90,7 +100,7 @@ public final class AccessView implements AutoCloseable {
       partitions.forEach(tp -> latest.put(tp, OffsetSpec.latest()));
       Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> result =
           admin
-              .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_COMMITTED))
+              .listOffsets(latest, new ListOffsetsOptions(IsolationLevel.READ_UNCOMMITTED))
               .all()
               .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       ends = new HashMap<>();
