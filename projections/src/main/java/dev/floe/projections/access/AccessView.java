@@ -88,10 +88,10 @@ public final class AccessView implements AutoCloseable {
    * <p>The target is each partition's high watermark, not its last stable offset: a change's
    * transaction is committed once its coordinator has decided, but the markers that make it
    * readable are written partition by partition, so the caller may already hold the reply (its
-   * partition's marker written) while the access changelog's last stable offset still stands
-   * before the change. Every record of the change is below the high watermark, and this view's
-   * {@code read_committed} position passes it only once the markers of everything below it are
-   * written (a transaction still open there is waited for until it ends).
+   * partition's marker written) while the access changelog's last stable offset still stands before
+   * the change. Every record of the change is below the high watermark, and this view's {@code
+   * read_committed} position passes it only once the markers of everything below it are written (a
+   * transaction still open there is waited for until it ends).
    */
   public boolean awaitCaughtUp(Duration timeout) {
     Map<TopicPartition, Long> ends;
