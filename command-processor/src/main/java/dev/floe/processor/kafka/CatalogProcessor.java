@@ -73,7 +73,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
   private static final StringSerializer KEYS = new StringSerializer();
 
   /** The least time between two purges of the idempotency ledger. */
-  private static final long LEDGER_PURGE_SPACING_MS = 60_000;
+  private static final Duration LEDGER_PURGE_SPACING = Duration.ofMinutes(1);
 
   private final String stepsTopic;
   private final MetadataFiles files;
@@ -119,51 +119,38 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     this.participant = new TransactionParticipant(stores);
     this.coordinator = new CoordinatorStore(directory);
     this.access = new StoreAccess(context.getStateStore(StoreNames.ACCESS));
-    // Keyed requests' records are purged at most once a minute, when the earliest has expired.
     this.ledgerPurge =
-        new ExpirySchedule(
-            context,
-            now ->
-                ledgerPurge.atOrBefore(
-                    Math.max(ledger.purgeExpired(now), now + LEDGER_PURGE_SPACING_MS)));
+        new ExpirySchedule(context, LEDGER_PURGE_SPACING, now -> ledger.purgeExpired(now));
     this.ledger =
         new IdempotencyLedger(
             context.getStateStore(StoreNames.IDEMPOTENCY),
             idempotencyLifetime,
             ledgerPurge::atOrBefore);
-    ledgerPurge.atOrBefore(ledger.purgeExpired(Long.MIN_VALUE));
-    this.expiry = new ExpirySchedule(context, this::expire);
-    expiry.atOrBefore(dueWarehouses(Long.MIN_VALUE, new TreeSet<>()));
-  }
-
-  /**
-   * Adds to {@code due} the warehouses that keep a dropped table, view or namespace whose recovery
-   * period is over at {@code nowMs}; returns the earliest expiry after {@code nowMs}.
-   */
-  private long dueWarehouses(long nowMs, Set<String> due) {
-    long next = Long.MAX_VALUE;
-    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
-      while (it.hasNext()) {
-        DeletedEntity entity = DeletedEntity.fromBytes(it.next().value);
-        if (entity.expiresAtMs() <= nowMs) {
-          due.add(entity.warehouse());
-        } else {
-          next = Math.min(next, entity.expiresAtMs());
-        }
-      }
-    }
-    return next;
+    this.expiry = new ExpirySchedule(context, Duration.ZERO, this::expire);
+    // Once at the start, for what the stores already hold; each run names the next.
+    ledgerPurge.atOrBefore(Long.MIN_VALUE);
+    expiry.atOrBefore(Long.MIN_VALUE);
   }
 
   /**
    * Expunges every dropped table, view and namespace of this partition's warehouses whose recovery
    * period has ended, on the single writer of their warehouse key like every change: its events,
    * and the directory's change, in the task's transaction. Runs when the earliest kept entity
-   * expires ({@link ExpirySchedule}), then schedules the next.
+   * expires ({@link ExpirySchedule}); returns the next expiry.
    */
-  private void expire(long nowMs) {
+  private long expire(long nowMs) {
     Set<String> warehouses = new TreeSet<>();
-    long next = dueWarehouses(nowMs, warehouses);
+    long next = Long.MAX_VALUE;
+    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
+      while (it.hasNext()) {
+        DeletedEntity entity = DeletedEntity.fromBytes(it.next().value);
+        if (entity.expiresAtMs() <= nowMs) {
+          warehouses.add(entity.warehouse());
+        } else {
+          next = Math.min(next, entity.expiresAtMs());
+        }
+      }
+    }
     boolean any = false;
     for (String warehouse : warehouses) {
       StoreDirectory dir = new StoreDirectory(directory, warehouse);
@@ -182,7 +169,7 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     if (any) {
       context.commit();
     }
-    expiry.atOrBefore(next);
+    return next;
   }
 
   @Override

@@ -22,9 +22,12 @@ public final class CatalogTopology {
 
   private CatalogTopology() {}
 
-  /** With the default Idempotency-Key lifetime (30 minutes). */
+  /** How long an Idempotency-Key is remembered unless configured otherwise. */
+  static final Duration DEFAULT_IDEMPOTENCY_LIFETIME = Duration.ofMinutes(30);
+
+  /** With the default Idempotency-Key lifetime. */
   public static Topology build(Topics topics, MetadataFiles files) {
-    return build(topics, files, Duration.ofMinutes(30));
+    return build(topics, files, DEFAULT_IDEMPOTENCY_LIFETIME);
   }
 
   public static Topology build(Topics topics, MetadataFiles files, Duration idempotencyLifetime) {

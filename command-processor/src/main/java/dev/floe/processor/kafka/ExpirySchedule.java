@@ -1,7 +1,7 @@
 package dev.floe.processor.kafka;
 
 import java.time.Duration;
-import java.util.function.LongConsumer;
+import java.util.function.LongUnaryOperator;
 import org.apache.kafka.streams.processor.Cancellable;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -14,21 +14,24 @@ import org.apache.kafka.streams.processor.api.ProcessorContext;
  * <p>Kafka Streams commits a task's transaction after every wall-clock punctuation, whatever the
  * punctuator did, so a check every second cost every idle instance a Kafka transaction a second
  * (its offsets, its markers, the coordinator's log). The task instead tells this schedule of every
- * expiry it stores ({@link #atOrBefore}); the check, when it runs, removes what is due and names
- * the next expiry.
+ * expiry it stores ({@link #atOrBefore}); the check, when it runs, removes what is due and returns
+ * the next expiry, which is scheduled in turn.
  */
 final class ExpirySchedule {
   private final ProcessorContext<?, ?> context;
-  private final LongConsumer check;
+  private final long spacingMs;
+  private final LongUnaryOperator check;
   private Cancellable scheduled;
   private long dueMs = Long.MAX_VALUE;
 
   /**
-   * @param check runs at the due time with the wall-clock time; it calls {@link #atOrBefore} with
-   *     the next expiry it leaves behind
+   * @param spacing the least time from one run of the check to the next
+   * @param check runs with the wall-clock time; returns the earliest expiry it leaves behind
+   *     ({@code Long.MAX_VALUE}: none)
    */
-  ExpirySchedule(ProcessorContext<?, ?> context, LongConsumer check) {
+  ExpirySchedule(ProcessorContext<?, ?> context, Duration spacing, LongUnaryOperator check) {
     this.context = context;
+    this.spacingMs = spacing.toMillis();
     this.check = check;
   }
 
@@ -44,14 +47,12 @@ final class ExpirySchedule {
         context.schedule(Duration.ofMillis(delayMs), PunctuationType.WALL_CLOCK_TIME, this::due);
   }
 
-  /** The earliest expiry the check will run at; {@code Long.MAX_VALUE} when none is scheduled. */
-  long dueMs() {
-    return dueMs;
-  }
-
   private void due(long nowMs) {
     cancel(); // one run per due time: the check names the next
-    check.accept(nowMs);
+    long next = check.applyAsLong(nowMs);
+    if (next != Long.MAX_VALUE) {
+      atOrBefore(Math.max(next, nowMs + spacingMs));
+    }
   }
 
   private void cancel() {

@@ -86,18 +86,14 @@ final class IdempotencyLedger {
     }
     String key = IdempotencyRecord.key(header.principal(), header.idempotencyKey());
     long expires = header.timestampMillis() + lifetime.toMillis();
-    if (decision.reply() == null) {
-      store.put(
-          key,
-          new IdempotencyRecord(header.requestFingerprint(), null, List.of(), expires).toBytes());
-    } else if (isFinal(decision.reply())) {
-      store.put(
-          key,
-          new IdempotencyRecord(header.requestFingerprint(), decision.reply(), List.of(), expires)
-              .toBytes());
-    } else {
-      return decision;
+    CommandReply reply = decision.reply();
+    if (reply != null && !isFinal(reply)) {
+      return decision; // not remembered: a retry decides again
     }
+    // A null reply: in flight, a later step answers.
+    store.put(
+        key,
+        new IdempotencyRecord(header.requestFingerprint(), reply, List.of(), expires).toBytes());
     remembered.accept(expires);
     return decision;
   }

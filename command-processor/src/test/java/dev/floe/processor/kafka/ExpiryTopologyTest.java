@@ -22,8 +22,6 @@ import org.junit.jupiter.api.Test;
  */
 class ExpiryTopologyTest extends TopologyTestSupport {
   private static final Duration RECOVERY = Duration.ofSeconds(10);
-  private static final Duration LIFETIME =
-      Duration.ofMinutes(30); // the driver's idempotency lifetime
 
   @BeforeEach
   void keepDroppedTables() {
@@ -78,7 +76,8 @@ class ExpiryTopologyTest extends TopologyTestSupport {
     CommandHeader keyed = keyed(header(), "0190b3c2-0000-7000-9000-000000000001");
     driver.send(new CreateNamespaceCommand(keyed, WAREHOUSE, DB, Map.of()));
     assertThat(driver.singleReply().accepted()).isTrue();
-    long expiresAtMs = keyed.timestampMillis() + LIFETIME.toMillis();
+    long expiresAtMs =
+        keyed.timestampMillis() + CatalogTopology.DEFAULT_IDEMPOTENCY_LIFETIME.toMillis();
 
     driver.driver.advanceWallClockTime(Duration.ofMillis(expiresAtMs - ACCEPTED_AT));
     assertThat(idempotencyRecord(keyed)).as("at the end of its lifetime").isNotNull();

@@ -214,7 +214,7 @@ abstract class TopologyTestSupport {
           CatalogTopology.build(
               TOPICS,
               files,
-              Duration.ofMinutes(30),
+              CatalogTopology.DEFAULT_IDEMPOTENCY_LIFETIME,
               FaultPoints.NONE,
               new GroupCommit(),
               warehouse -> recoveryPeriod),
