@@ -43,6 +43,7 @@ import io.vertx.core.http.HttpServerRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -106,52 +107,20 @@ public final class FloeServer implements AutoCloseable {
   }
 
   private void startAll() {
-    StorageSelfCheck.run(config.storage(), metadataFiles, credentialVendors);
+    long begun = System.nanoTime();
     Topics topics = new Topics(config.topicPrefix());
-    if (config.embeddedKafka()) {
-      broker =
-          new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
-      broker.start();
-      bootstrapServers = broker.bootstrapServers();
-    } else {
-      bootstrapServers = config.kafkaBootstrap();
-    }
-    try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-      TopicProvisioner.ensureTopics(admin, topics, config.partitions(), config.replicationFactor());
-    }
-    vertx =
-        Vertx.vertx(
-            new VertxOptions()
-                .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
-    http = vertx.createHttpServer(serverOptions());
-    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
-    http.connectionHandler(limits::onConnection);
-    ConsoleFiles console = new ConsoleFiles(config.auth());
-    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
-    // ready.
-    http.requestHandler(
-        request -> {
-          limits.onRequest(request);
-          if (console.handle(request)) {
-            return;
-          }
-          RestRouter ready = router;
-          if (ready == null) {
-            answerWhileStarting(request);
-          } else {
-            ready.handle(request);
-          }
-        });
-    http.invalidRequestHandler(HttpErrors::respondToUndecodable);
-    int port =
-        await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
+    StorageSelfCheck.run(config.storage(), metadataFiles, credentialVendors);
+    bootstrapServers = startKafka(topics);
+    long kafkaReady = System.nanoTime();
+    int port = listen();
     startStreams(topics, port);
+    long processorReady = System.nanoTime();
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
     CatalogMetrics metrics = new CatalogMetrics(streams);
     StreamsCatalogQueries queries =
-        new StreamsCatalogQueries(streams, self, metadataFiles, FreezeGuard.start(config.sessionTimeout()));
+        new StreamsCatalogQueries(
+            streams, self, metadataFiles, FreezeGuard.start(config.sessionTimeout()));
     CatalogContext catalog =
         new CatalogContext(
             config,
@@ -170,6 +139,7 @@ public final class FloeServer implements AutoCloseable {
     InternalAuth internal = new InternalAuth(() -> accessView.snapshot().instanceSecret());
     AccessSetup.ensureInstanceSecret(accessView, this::submitNow, instanceId);
     AccessSetup access = new AccessSetup(accessView, vertx, this::peers, internal);
+    long accessReady = System.nanoTime();
     if (config.auth().enabled()) {
       catalog.withAccessSync(access::syncEverywhere);
     }
@@ -218,11 +188,76 @@ public final class FloeServer implements AutoCloseable {
     peerWatch.start();
     purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());
-    LOG.info("Floe instance {} serving the Iceberg REST catalog on port {}", instanceId, port);
+    long now = System.nanoTime();
+    LOG.info(
+        "Floe instance {} serving the Iceberg REST catalog on port {}, started in {} s (storage"
+            + " check and Kafka {} s, the processor {} s, the command gateway and access view {} s,"
+            + " the rest {} s)",
+        instanceId,
+        port,
+        seconds(now - begun),
+        seconds(kafkaReady - begun),
+        seconds(processorReady - kafkaReady),
+        seconds(accessReady - processorReady),
+        seconds(now - accessReady));
     this.port = port;
   }
 
   private int port;
+
+  /**
+   * Starts the embedded broker, if Floe runs one, and creates Floe's topics; returns Kafka's
+   * address.
+   */
+  private String startKafka(Topics topics) {
+    String bootstrap;
+    if (config.embeddedKafka()) {
+      broker =
+          new EmbeddedKafkaBroker(config.dataDir().resolve("kafka"), config.embeddedKafkaPort());
+      broker.start();
+      bootstrap = broker.bootstrapServers();
+    } else {
+      bootstrap = config.kafkaBootstrap();
+    }
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+      TopicProvisioner.ensureTopics(admin, topics, config.partitions(), config.replicationFactor());
+    }
+    return bootstrap;
+  }
+
+  /** Opens the HTTP port, answering 503 until the router is in place; returns the port. */
+  private int listen() {
+    vertx =
+        Vertx.vertx(
+            new VertxOptions()
+                .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
+    http = vertx.createHttpServer(serverOptions());
+    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
+    http.connectionHandler(limits::onConnection);
+    ConsoleFiles console = new ConsoleFiles(config.auth());
+    // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
+    // ready.
+    http.requestHandler(
+        request -> {
+          limits.onRequest(request);
+          if (console.handle(request)) {
+            return;
+          }
+          RestRouter ready = router;
+          if (ready == null) {
+            answerWhileStarting(request);
+          } else {
+            ready.handle(request);
+          }
+        });
+    http.invalidRequestHandler(HttpErrors::respondToUndecodable);
+    return await(http.listen(0 == config.port() ? 0 : config.port()).map(HttpServer::actualPort));
+  }
+
+  private static String seconds(long nanos) {
+    return String.format(Locale.ROOT, "%.2f", nanos / 1e9);
+  }
 
   /**
    * HTTP/1.1 only: with cleartext HTTP/2 on, Vert.x hands a connection over only once its first
@@ -281,7 +316,8 @@ public final class FloeServer implements AutoCloseable {
   private void startStreams(Topics topics, int port) {
     String host = "0.0.0.0".equals(config.host()) ? "localhost" : config.host();
     self = new HostInfo(host, port);
-    ProcessorStarter starter = new ProcessorStarter(config, topics, bootstrapServers, metadataFiles);
+    ProcessorStarter starter =
+        new ProcessorStarter(config, topics, bootstrapServers, metadataFiles);
     groupInstanceId = starter.stableInstanceId();
     streams = starter.start(host + ":" + port);
   }
