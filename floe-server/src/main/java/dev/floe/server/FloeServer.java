@@ -111,8 +111,8 @@ public final class FloeServer implements AutoCloseable {
     Topics topics = new Topics(config.topicPrefix());
     StorageSelfCheck.run(config.storage(), metadataFiles, credentialVendors);
     bootstrapServers = startKafka(topics);
-    long kafkaReady = System.nanoTime();
     int port = listen();
+    long kafkaReady = System.nanoTime();
     startStreams(topics, port);
     long processorReady = System.nanoTime();
     String instanceId = "floe-" + UUID.randomUUID();
@@ -191,8 +191,8 @@ public final class FloeServer implements AutoCloseable {
     long now = System.nanoTime();
     LOG.info(
         "Floe instance {} serving the Iceberg REST catalog on port {}, started in {} s (storage"
-            + " check and Kafka {} s, the processor {} s, the command gateway and access view {} s,"
-            + " the rest {} s)",
+            + " check, Kafka and the HTTP port {} s, the processor {} s, the command gateway and"
+            + " access view {} s, the rest {} s)",
         instanceId,
         port,
         seconds(now - begun),
