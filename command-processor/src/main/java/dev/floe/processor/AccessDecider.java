@@ -167,31 +167,58 @@ public final class AccessDecider {
       return Optional.empty();
     }
     if (change instanceof AccessChange.MoveTableGrants c) {
-      moveGrants(state, c, writes);
+      carryGrants(
+          state,
+          c.warehouse(),
+          AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName()),
+          c.toNamespace(),
+          c.toName(),
+          false,
+          writes);
+      return Optional.empty();
+    }
+    if (change instanceof AccessChange.CopyTableGrants c) {
+      carryGrants(
+          state,
+          c.warehouse(),
+          AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName()),
+          c.toNamespace(),
+          c.toName(),
+          true,
+          writes);
       return Optional.empty();
     }
     throw new IllegalArgumentException("Unknown access change: " + change);
   }
 
-  /** Each grant on the old name moves to the new one; where both exist the wider action stays. */
-  private static void moveGrants(
-      State state, AccessChange.MoveTableGrants c, Map<String, Entry> writes) {
-    String from = AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName());
+  /**
+   * Each grant on the old name ({@code from}, its grant prefix) goes to the new one, and leaves the
+   * old name unless {@code keepSource}; where both names have one, the wider action stays.
+   */
+  private static void carryGrants(
+      State state,
+      String warehouse,
+      String from,
+      List<String> toNamespace,
+      String toName,
+      boolean keepSource,
+      Map<String, Entry> writes) {
     for (Entry entry : state.withPrefix(from)) {
       if (!(entry instanceof GrantEntry grant)) {
         continue;
       }
-      writes.put(grant.key(), null);
-      String target =
-          AccessEntries.grantKey(c.warehouse(), c.toNamespace(), c.toName(), grant.principal());
+      if (!keepSource) {
+        writes.put(grant.key(), null);
+      }
+      String target = AccessEntries.grantKey(warehouse, toNamespace, toName, grant.principal());
       AccessEntries.Action action = grant.action();
       Optional<Entry> existing = state.get(target);
       if (existing.isPresent() && existing.get() instanceof GrantEntry there) {
-        action = there.action().covers(action) ? there.action() : action;
+        if (there.action().covers(action)) {
+          continue; // nothing to widen
+        }
       }
-      writes.put(
-          target,
-          new GrantEntry(c.warehouse(), grant.principal(), c.toNamespace(), c.toName(), action));
+      writes.put(target, new GrantEntry(warehouse, grant.principal(), toNamespace, toName, action));
     }
   }
 

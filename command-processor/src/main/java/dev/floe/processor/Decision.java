@@ -81,6 +81,17 @@ public record Decision(
     return new Decision(List.of(), List.of(step), null, null, false, false);
   }
 
+  /**
+   * This decision acknowledged with {@code reply} instead of its own, unless it was rejected or
+   * {@code reply} is null (a step that finishes another command answers for that command).
+   */
+  public Decision answeredBy(CommandReply reply) {
+    if (reply == null || isRejected()) {
+      return this;
+    }
+    return new Decision(events, steps, reply, tableState, tableRemoved, writeMetadata, metadata);
+  }
+
   public boolean isRejected() {
     return reply != null && !reply.accepted();
   }

@@ -187,6 +187,42 @@ class AccessDeciderTest {
   }
 
   @Test
+  void aRestoreUnderAnotherNameCopiesTheGrantsAndTheOldNameKeepsItsOwn() {
+    apply(new AccessChange.CreatePrincipal("alice", "user", null));
+    apply(new AccessChange.CreatePrincipal("bob", "user", null));
+    apply(new AccessChange.Grant("wh", "alice", List.of("db"), "t", Action.READ));
+    apply(new AccessChange.Grant("wh", "bob", List.of("db"), "t", Action.WRITE));
+    apply(new AccessChange.Grant("wh", "bob", List.of("db"), "u", Action.MANAGE));
+
+    AccessDecider.Outcome outcome =
+        apply(new AccessChange.CopyTableGrants("wh", List.of("db"), "t", List.of("db"), "u"));
+
+    assertThat(grants())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "alice db.t", Action.READ,
+                "bob db.t", Action.WRITE,
+                "alice db.u", Action.READ,
+                "bob db.u", Action.MANAGE));
+    assertThat(outcome.decision().events())
+        .singleElement()
+        .satisfies(e -> assertThat(e.type()).isEqualTo("floe.access.changed"));
+  }
+
+  private Map<String, Action> grants() {
+    Map<String, Action> grants = new TreeMap<>();
+    store.values().stream()
+        .filter(GrantEntry.class::isInstance)
+        .map(GrantEntry.class::cast)
+        .forEach(
+            g ->
+                grants.put(
+                    g.principal() + " " + AccessEntries.target(g.namespace(), g.table()),
+                    g.action()));
+    return grants;
+  }
+
+  @Test
   void aRenameWithoutGrantsWritesNoEventButStillAnswers() {
     AccessDecider.Outcome outcome =
         apply(new AccessChange.MoveTableGrants("wh", List.of("db"), "t", List.of("db"), "u"));

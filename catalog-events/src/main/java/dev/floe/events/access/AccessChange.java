@@ -22,6 +22,7 @@ import java.util.Objects;
   @JsonSubTypes.Type(value = AccessChange.Revoke.class, name = "revoke"),
   @JsonSubTypes.Type(value = AccessChange.SetVisibility.class, name = "set-visibility"),
   @JsonSubTypes.Type(value = AccessChange.MoveTableGrants.class, name = "move-table-grants"),
+  @JsonSubTypes.Type(value = AccessChange.CopyTableGrants.class, name = "copy-table-grants"),
   @JsonSubTypes.Type(
       value = AccessChange.CreateInstanceSecret.class,
       name = "create-instance-secret")
@@ -188,6 +189,32 @@ public sealed interface AccessChange {
       return "grants of "
           + AccessEntries.target(fromNamespace, fromName)
           + " to "
+          + AccessEntries.target(toNamespace, toName);
+    }
+  }
+
+  /**
+   * A restore under another name ({@code as}) carries the table's grants to that name, merging with
+   * any grant there (the wider action wins); the old name keeps its own, since a table may hold it
+   * again. Sent by the processor itself as the restore's last step.
+   */
+  record CopyTableGrants(
+      String warehouse,
+      List<String> fromNamespace,
+      String fromName,
+      List<String> toNamespace,
+      String toName)
+      implements AccessChange {
+    public CopyTableGrants {
+      fromNamespace = List.copyOf(fromNamespace);
+      toNamespace = List.copyOf(toNamespace);
+    }
+
+    @Override
+    public String describe() {
+      return "grants of "
+          + AccessEntries.target(fromNamespace, fromName)
+          + " copied to "
           + AccessEntries.target(toNamespace, toName);
     }
   }

@@ -204,7 +204,11 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         .add(TransactionVoteStep.class, this::vote)
         .add(ResolvePreparedStep.class, this::resolve)
         .add(PrepareTableStep.class, this::prepare)
-        .add(MoveGrantsStep.class, step((key, move) -> access.decide(move.header(), move.change())))
+        .add(
+            MoveGrantsStep.class,
+            step(
+                (key, move) ->
+                    access.decide(move.header(), move.change()).answeredBy(move.reply())))
         .add(ReleaseNameStep.class, step(this::releaseName))
         .add(RetainDeletedStep.class, step(this::retainDeleted))
         .add(RestoreStep.class, step(byKind(TableDecider::restore, ViewDecider::restore)))

@@ -1,5 +1,6 @@
 package dev.floe.processor.step;
 
+import dev.floe.events.CommandReply;
 import dev.floe.events.Keys;
 import dev.floe.events.access.AccessChange;
 import dev.floe.events.command.CommandHeader;
@@ -7,13 +8,28 @@ import java.util.List;
 import org.apache.iceberg.catalog.TableIdentifier;
 
 /**
- * A rename's last step, on the access key: the grants on the old name follow the table (or view) to
- * its new name, and the rename is acknowledged here, so a grantee can use the new name as soon as
- * the client hears of it.
+ * The last step of a rename, or of a restore under another name, on the access key: the grants on
+ * the old name follow the table (or view) to its new name, and the change is acknowledged here, so
+ * a grantee can use the new name as soon as the client hears of it.
+ *
+ * @param keepSource true for a restore: the old name keeps its grants (a table may hold it again),
+ *     the new name gets them too
+ * @param reply the acknowledgement to send once the grants have followed; null for a rename's
  */
 public record MoveGrantsStep(
-    CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination)
+    CommandHeader header,
+    String warehouse,
+    TableIdentifier source,
+    TableIdentifier destination,
+    boolean keepSource,
+    CommandReply reply)
     implements Step {
+
+  /** A rename's: the grants leave the old name. */
+  public MoveGrantsStep(
+      CommandHeader header, String warehouse, TableIdentifier source, TableIdentifier destination) {
+    this(header, warehouse, source, destination, false, null);
+  }
 
   @Override
   public TableIdentifier identifier() {
@@ -25,13 +41,12 @@ public record MoveGrantsStep(
     return Keys.ACCESS;
   }
 
-  /** The change to the access-control state: the grants on {@code source} move to the new name. */
+  /** The change to the access-control state: the grants on {@code source} go to the new name. */
   public AccessChange change() {
-    return new AccessChange.MoveTableGrants(
-        warehouse,
-        List.of(source.namespace().levels()),
-        source.name(),
-        List.of(destination.namespace().levels()),
-        destination.name());
+    List<String> from = List.of(source.namespace().levels());
+    List<String> to = List.of(destination.namespace().levels());
+    return keepSource
+        ? new AccessChange.CopyTableGrants(warehouse, from, source.name(), to, destination.name())
+        : new AccessChange.MoveTableGrants(warehouse, from, source.name(), to, destination.name());
   }
 }

@@ -244,6 +244,81 @@ class RecoverableDropIT {
   }
 
   @Test
+  void grantsFollowARestoreUnderAnotherNameAndTheOldNameKeepsItsOwn() {
+    String gil = AuthHttp.principalWithToken(floe.uri(), admin, "gil");
+    String tables = "/v1/default/namespaces/db/tables/";
+    String views = "/v1/default/namespaces/db/views/";
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/db/tables",
+        admin,
+        "{\"name\":\"ledger\",\"schema\":" + SCHEMA_JSON + "}");
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/db/views",
+        admin,
+        "{\"name\":\"summary\",\"schema\":"
+            + SCHEMA_JSON
+            + ",\"view-version\":{\"version-id\":1,\"schema-id\":0,\"timestamp-ms\":1,"
+            + "\"summary\":{},\"default-namespace\":[\"db\"],\"representations\":"
+            + "[{\"type\":\"sql\",\"sql\":\"select 1\",\"dialect\":\"spark\"}]},"
+            + "\"properties\":{}}");
+    for (String name : List.of("ledger", "summary")) {
+      AuthHttp.expect(
+          204,
+          floe.uri(),
+          "POST",
+          "/management/v1/warehouses/default/grants",
+          admin,
+          "{\"principal\":\"gil\",\"namespace\":[\"db\"],\"table\":\""
+              + name
+              + "\",\"action\":\"read\"}");
+    }
+    assertThat(AuthHttp.send(floe.uri(), "GET", tables + "ledger", gil, null).status())
+        .isEqualTo(200);
+    assertThat(AuthHttp.send(floe.uri(), "GET", views + "summary", gil, null).status())
+        .isEqualTo(200);
+    AuthHttp.expect(204, floe.uri(), "DELETE", tables + "ledger", admin, null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", views + "summary", admin, null);
+    assertThat(AuthHttp.send(floe.uri(), "GET", tables + "ledger_2025", gil, null).status())
+        .as("no grant on the other name yet")
+        .isNotEqualTo(200);
+
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        DELETED + "/restore",
+        admin,
+        "{\"kind\":\"table\",\"namespace\":[\"db\"],\"name\":\"ledger\",\"as\":\"ledger_2025\"}");
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        DELETED + "/restore",
+        admin,
+        "{\"kind\":\"view\",\"namespace\":[\"db\"],\"name\":\"summary\",\"as\":\"summary_2025\"}");
+
+    assertThat(AuthHttp.send(floe.uri(), "GET", tables + "ledger_2025", gil, null).status())
+        .as("the grantee of the old name reads the table under its new name")
+        .isEqualTo(200);
+    assertThat(AuthHttp.send(floe.uri(), "GET", views + "summary_2025", gil, null).status())
+        .as("and the view")
+        .isEqualTo(200);
+    JsonNode grants =
+        AuthHttp.expect(
+                200, floe.uri(), "GET", "/management/v1/warehouses/default/grants", admin, null)
+            .json();
+    assertThat(grants.toString())
+        .as("the old names keep their grants, for a table created there again")
+        .contains("\"ledger\"", "\"ledger_2025\"", "\"summary\"", "\"summary_2025\"");
+  }
+
+  @Test
   void aTableDroppedWithPurgeKeepsItsFilesWhileItIsKept() throws Exception {
     String metadata = createIn("default", "db", "doomed");
     Path files = tableDir(metadata);
