@@ -129,7 +129,7 @@ public final class FloeServer implements AutoCloseable {
             vertx,
             metadataFiles,
             metrics,
-            new AsOfCatalogs(bootstrapServers, topics.events()),
+            new AsOfCatalogs(bootstrapServers, topics.events(), metadataFiles),
             credentialVendors);
     accessView =
         new AccessView(

@@ -2,6 +2,7 @@ package dev.floe.api.http;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.projections.CatalogQueries;
 import dev.floe.projections.replay.AsOfQueries;
 import dev.floe.projections.replay.EventLogReader;
@@ -17,12 +18,17 @@ import java.time.Instant;
 public final class AsOfCatalogs {
   private final String bootstrapServers;
   private final String eventsTopic;
+  private final MetadataDocuments files;
   private final Cache<Instant, CatalogQueries> cache =
       Caffeine.newBuilder().maximumSize(16).expireAfterAccess(Duration.ofMinutes(10)).build();
 
-  public AsOfCatalogs(String bootstrapServers, String eventsTopic) {
+  /**
+   * @param files reads a table's metadata file as written, which an as-of load answers
+   */
+  public AsOfCatalogs(String bootstrapServers, String eventsTopic, MetadataDocuments files) {
     this.bootstrapServers = bootstrapServers;
     this.eventsTopic = eventsTopic;
+    this.files = files;
   }
 
   /** Blocks while the log is replayed; call it off the event loop. */
@@ -37,7 +43,7 @@ public final class AsOfCatalogs {
               new EventLogReader.Until(t, null),
               state,
               (done, total) -> {});
-          return new AsOfQueries(state);
+          return new AsOfQueries(state, files);
         });
   }
 }

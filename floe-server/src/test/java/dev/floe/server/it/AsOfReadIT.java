@@ -3,15 +3,23 @@ package dev.floe.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
+import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
@@ -54,6 +62,20 @@ class AsOfReadIT {
         assertThat(asOf.currentSnapshot().snapshotId()).isEqualTo(firstSnapshot);
         assertThat(asOf.snapshots()).hasSize(1);
         assertThat(asOf.schema().findField("late")).isNull();
+        // The answer is the metadata file as written then, not a rebuild stamped with today.
+        TableMetadata served = ((HasTableOperations) asOf).operations().current();
+        JsonNode file =
+            new ObjectMapper()
+                .readTree(Files.readString(Path.of(URI.create(served.metadataFileLocation()))));
+        assertThat(served.lastUpdatedMillis())
+            .isEqualTo(file.path("last-updated-ms").asLong())
+            .isLessThan(then.toEpochMilli());
+        List<Long> loggedTimes = new ArrayList<>();
+        file.path("metadata-log").forEach(e -> loggedTimes.add(e.path("timestamp-ms").asLong()));
+        assertThat(served.previousFiles())
+            .extracting(TableMetadata.MetadataLogEntry::timestampMillis)
+            .isNotEmpty()
+            .containsExactlyElementsOf(loggedTimes);
         assertThat(past.listTables(SALES.namespace())).containsExactly(SALES);
         assertThatThrownBy(() -> past.loadTable(LATER)).isInstanceOf(NoSuchTableException.class);
 

@@ -1,5 +1,6 @@
 package dev.floe.projections.replay;
 
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import dev.floe.projections.CatalogQueries;
@@ -12,12 +13,22 @@ import java.util.function.Function;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
-/** {@link CatalogQueries} over a catalog replayed up to a point in time: read-only, as of then. */
+/**
+ * {@link CatalogQueries} over a catalog replayed up to a point in time: read-only, as of then. A
+ * table's document is the metadata file its replayed pointer names, as written then (its {@code
+ * last-updated-ms} and metadata-log times are the commit's, not the replay's); only a file that can
+ * no longer be read is answered from the replay's rebuild.
+ */
 public final class AsOfQueries implements CatalogQueries {
   private final ReplayState state;
+  private final MetadataDocuments files;
 
-  public AsOfQueries(ReplayState state) {
+  /**
+   * @param files reads a metadata file as written
+   */
+  public AsOfQueries(ReplayState state, MetadataDocuments files) {
     this.state = state;
+    this.files = files;
   }
 
   @Override
@@ -55,7 +66,7 @@ public final class AsOfQueries implements CatalogQueries {
 
   @Override
   public Optional<TableState> table(String warehouse, TableIdentifier identifier) {
-    return Optional.ofNullable(state.table(warehouse, identifier));
+    return Optional.ofNullable(state.table(warehouse, identifier, files));
   }
 
   @Override

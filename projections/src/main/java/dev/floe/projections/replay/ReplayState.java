@@ -24,6 +24,7 @@ import dev.floe.events.event.ViewRegisteredEvent;
 import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.event.ViewRestoredEvent;
+import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import java.util.HashMap;
@@ -109,6 +110,25 @@ public final class ReplayState {
      */
     public TableState state() {
       return TableState.pointer(uuid, metadataLocation, version, sequence, location -> json());
+    }
+
+    /**
+     * The state whose document is the file as written, read through {@code files}; the replay's
+     * rebuild only when the file cannot be read (gone with a purge, storage unreachable).
+     */
+    TableState storedState(MetadataDocuments files) {
+      return TableState.pointer(
+          uuid,
+          metadataLocation,
+          version,
+          sequence,
+          location -> {
+            try {
+              return files.document(location);
+            } catch (MetadataDocuments.UnavailableException e) {
+              return json();
+            }
+          });
     }
 
     /** A table's parsed metadata (its {@code metadataFileLocation} is not set). */
@@ -336,6 +356,12 @@ public final class ReplayState {
   public TableState table(String warehouse, TableIdentifier identifier) {
     ReplayedTable table = tableEntry(warehouse, identifier);
     return table == null ? null : table.state();
+  }
+
+  /** A table's state whose document is its metadata file as written (see {@link ReplayedTable}). */
+  public TableState table(String warehouse, TableIdentifier identifier, MetadataDocuments files) {
+    ReplayedTable table = tableEntry(warehouse, identifier);
+    return table == null ? null : table.storedState(files);
   }
 
   public TableState view(String warehouse, TableIdentifier identifier) {
