@@ -32,6 +32,29 @@ export function headers(extra) {
   return h;
 }
 
+/**
+ * JSON.parse that keeps every integer exact: snapshot ids are 64-bit, and a JavaScript number holds
+ * only 53 bits, so an integer past Number.MAX_SAFE_INTEGER becomes a BigInt read from its source
+ * text (String() of it, === between two of them and object keys all stay exact).
+ */
+export function parseJson(text) {
+  return JSON.parse(text, (key, value, context) =>
+    typeof value === "number" && !Number.isSafeInteger(value) && context && /^-?\d+$/.test(context.source)
+      ? BigInt(context.source)
+      : value,
+  );
+}
+
+/** JSON.stringify that writes a BigInt as the exact number it is. */
+export function toJson(value, space) {
+  return JSON.stringify(value, (key, v) => (typeof v === "bigint" ? JSON.rawJSON(v.toString()) : v), space);
+}
+
+/** A snapshot id for people: "none" for a missing one and for -1 (Iceberg's "no snapshot"). */
+export function snapshotId(id) {
+  return id === undefined || id === null || id === -1 ? "none" : String(id);
+}
+
 /** fetch() that never throws for an HTTP status: a non-2xx answer becomes an ApiError. */
 export async function api(path, { method = "GET", body, signal, noToken = false } = {}) {
   const h = noToken ? { Accept: "application/json" } : headers();
@@ -41,7 +64,7 @@ export async function api(path, { method = "GET", body, signal, noToken = false 
     response = await fetch(path, {
       method,
       headers: h,
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : toJson(body),
       signal,
       cache: "no-store",
     });
@@ -53,7 +76,7 @@ export async function api(path, { method = "GET", body, signal, noToken = false 
   let json = null;
   if (text) {
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch {
       json = null;
     }

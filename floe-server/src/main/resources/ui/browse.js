@@ -1,5 +1,5 @@
 // Browse pages: warehouses, namespaces, tables, views (live or as of a past instant).
-import { api, session, v1, mgmt, nsPath, listAll } from "./api.js";
+import { api, session, v1, mgmt, nsPath, listAll, toJson, snapshotId } from "./api.js";
 import { h, svg, errorBox, loading, fmtTime, section, kvTable, table } from "./ui.js";
 
 const AUTHOR_NAME = "floe.author-name";
@@ -157,7 +157,7 @@ export function typeStr(t) {
   if (t.type === "struct") return "struct<" + (t.fields || []).map((f) => f.name + ": " + typeStr(f.type)).join(", ") + ">";
   if (t.type === "list") return "list<" + typeStr(t.element) + ">";
   if (t.type === "map") return "map<" + typeStr(t.key) + ", " + typeStr(t.value) + ">";
-  return JSON.stringify(t);
+  return toJson(t);
 }
 
 /** Every field of a schema, nested struct fields after their parent, with dotted names. */
@@ -276,7 +276,7 @@ export async function tablePage(ctx, root) {
       ["UUID", m["table-uuid"]],
       ["Format version", m["format-version"]],
       ["Location", m.location],
-      ["Current snapshot", m["current-snapshot-id"] ?? "none"],
+      ["Current snapshot", snapshotId(m["current-snapshot-id"])],
       ["Last updated", fmtTime(m["last-updated-ms"])],
       ["Metadata file", loaded["metadata-location"]],
     ].flatMap(([k, v]) => [h("dt", null, k), h("dd", null, h("code", null, v === undefined || v === null ? "" : String(v)))]),
@@ -361,7 +361,7 @@ export async function tablePage(ctx, root) {
               h("span", null, "by ", h("strong", { "data-test": "author", title: sum[AUTHOR_EMAIL] || sum[AUTHOR_ID] || "" }, author)),
               (refsBySnap[s["snapshot-id"]] || []).map((r) => h("span", { class: "badge " + r.type }, r.name)),
             ),
-            h("div", { class: "muted small" }, "parent " + (s["parent-snapshot-id"] ?? "none") + " · sequence " + (s["sequence-number"] ?? "—") + " · schema " + (s["schema-id"] ?? "—")),
+            h("div", { class: "muted small" }, "parent " + snapshotId(s["parent-snapshot-id"]) + " · sequence " + (s["sequence-number"] ?? "—") + " · schema " + (s["schema-id"] ?? "—")),
             lineage.length
               ? h("dl", { class: "summary lineage-keys", "data-test": "snapshot-lineage" }, lineage.flatMap((k) => [h("dt", null, k), h("dd", null, sum[k])]))
               : null,
@@ -381,7 +381,7 @@ export async function tablePage(ctx, root) {
   );
 
   const lineageBox = h("div", { class: "body", "data-test": "lineage" });
-  const raw = h("details", { "data-test": "raw-metadata" }, h("summary", null, "Raw metadata JSON"), h("pre", { class: "raw" }, JSON.stringify(loaded.metadata, null, 2)));
+  const raw = h("details", { "data-test": "raw-metadata" }, h("summary", null, "Raw metadata JSON"), h("pre", { class: "raw" }, toJson(loaded.metadata, 2)));
 
   body.replaceChildren(
     section("Overview", null, overview),
@@ -561,6 +561,6 @@ export async function viewPage(ctx, root) {
       ),
     ),
     section("Properties", null, kvTable(m.properties, { "data-test": "properties" })),
-    section("Raw metadata", null, h("details", { "data-test": "raw-metadata" }, h("summary", null, "Raw metadata JSON"), h("pre", { class: "raw" }, JSON.stringify(m, null, 2)))),
+    section("Raw metadata", null, h("details", { "data-test": "raw-metadata" }, h("summary", null, "Raw metadata JSON"), h("pre", { class: "raw" }, toJson(m, 2)))),
   );
 }

@@ -1,5 +1,5 @@
 // Warehouse pages beside browsing: the live feed, dropped entities, access, audit.
-import { api, session, headers, v1, mgmt, nsPath, ApiError, isAdmin } from "./api.js";
+import { api, session, headers, v1, mgmt, nsPath, ApiError, isAdmin, parseJson } from "./api.js";
 import { h, errorBox, loading, fmtTime, section, table, busy, field } from "./ui.js";
 
 const OP_TYPES = [
@@ -173,7 +173,7 @@ export async function livePage(ctx, root) {
   function dispatch(type, text) {
     let json;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text);
     } catch {
       return;
     }

@@ -3,6 +3,7 @@ package dev.floe.server.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.Browser;
@@ -11,6 +12,7 @@ import dev.floe.server.it.support.RestClients;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +103,134 @@ class ConsoleIT {
       browser.screenshot(SHOTS.resolve("snapshots.png"));
       assertThat(browser.consoleErrors()).isEmpty();
     }
+  }
+
+  /**
+   * Snapshot ids are 64-bit; a JavaScript number keeps 53 bits. Every id the table page shows (each
+   * snapshot's, its parent's, the refs', the current one) is the REST answer's, digit for digit.
+   */
+  @Test
+  void theTablePageShowsSnapshotIdsPast2To53Exactly() throws Exception {
+    long first = 6141917671516805529L;
+    long second = (1L << 53) + 1;
+    String tables = "/v1/default/namespaces/db/tables";
+    String location =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                tables,
+                admin,
+                "{\"name\":\"exact\",\"schema\":" + idSchema() + "}")
+            .json()
+            .path("metadata")
+            .path("location")
+            .asText();
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        tables + "/exact",
+        admin,
+        "{\"requirements\":[],\"updates\":["
+            + addSnapshot(first, null, 1, location)
+            + ","
+            + ref("main", "branch", first)
+            + "]}");
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        tables + "/exact",
+        admin,
+        "{\"requirements\":[],\"updates\":["
+            + addSnapshot(second, first, 2, location)
+            + ","
+            + ref("main", "branch", second)
+            + ","
+            + ref("v1", "tag", first)
+            + "]}");
+    JsonNode metadata =
+        AuthHttp.expect(200, floe.uri(), "GET", tables + "/exact", admin, null)
+            .json()
+            .path("metadata");
+    List<String> answered = new ArrayList<>();
+    metadata.path("snapshots").forEach(snap -> answered.add(snap.path("snapshot-id").asText()));
+    assertThat(answered).containsExactlyInAnyOrder(Long.toString(first), Long.toString(second));
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        tables,
+        admin,
+        "{\"name\":\"bare\",\"schema\":" + idSchema() + "}");
+
+    try (Browser browser = new Browser()) {
+      browser.open(floe.uri() + "/ui/");
+      signIn(browser, admin);
+      browser.open(floe.uri() + "/ui/#/w/default/ns/db/table/exact");
+      await(browser, () -> browser.all("snapshot").size() == 2, "two snapshots");
+
+      assertThat(texts(browser.all("snapshot-id"))).containsExactlyInAnyOrderElementsOf(answered);
+      assertThat(browser.await("table-overview").getText())
+          .contains(metadata.path("current-snapshot-id").asText());
+      assertThat(texts(browser.all("snapshot")))
+          .as("the second snapshot names its parent")
+          .anyMatch(s -> s.contains("parent " + first));
+      List<String> refs = texts(browser.all("ref"));
+      metadata
+          .path("refs")
+          .properties()
+          .forEach(
+              ref ->
+                  assertThat(refs)
+                      .anyMatch(
+                          row ->
+                              row.contains(ref.getKey())
+                                  && row.contains(ref.getValue().path("snapshot-id").asText())));
+      assertThat(browser.await("raw-metadata").getAttribute("textContent"))
+          .contains("\"snapshot-id\": " + first, "\"snapshot-id\": " + second);
+
+      browser.open(floe.uri() + "/ui/#/w/default/ns/db/table/bare");
+      await(
+          browser,
+          () -> browser.await("table-overview").getText().contains("Current snapshot"),
+          "the overview");
+      assertThat(browser.await("table-overview").getText())
+          .as("a table without snapshots")
+          .containsPattern("Current snapshot\\s+none\\s");
+      assertThat(browser.consoleErrors()).isEmpty();
+    }
+  }
+
+  private static String addSnapshot(long id, Long parent, long sequence, String location) {
+    return "{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":"
+        + id
+        + (parent == null ? "" : ",\"parent-snapshot-id\":" + parent)
+        + ",\"sequence-number\":"
+        + sequence
+        + ",\"timestamp-ms\":"
+        + (System.currentTimeMillis() + sequence)
+        + ",\"manifest-list\":\""
+        + location
+        + "/metadata/snap-"
+        + id
+        + ".avro\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}}";
+  }
+
+  private static String ref(String name, String type, long id) {
+    return "{\"action\":\"set-snapshot-ref\",\"ref-name\":\""
+        + name
+        + "\",\"type\":\""
+        + type
+        + "\",\"snapshot-id\":"
+        + id
+        + "}";
+  }
+
+  private static String idSchema() {
+    return "{\"type\":\"struct\",\"schema-id\":0,"
+        + "\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
   }
 
   @Test
