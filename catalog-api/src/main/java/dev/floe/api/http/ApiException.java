@@ -29,13 +29,17 @@ public class ApiException extends RuntimeException {
     return new ApiException(ErrorType.BAD_REQUEST, String.format(format, args));
   }
 
-  /** The caller is authenticated but may not do this; names no more than the request did. */
+  /**
+   * The caller is authenticated but may not do this; names no more than the request did. The
+   * message does not repeat the type: Iceberg's clients print it after "Forbidden: ".
+   */
   public static ApiException forbidden(String caller, String what) {
-    return new ApiException(ErrorType.FORBIDDEN, "Forbidden: " + caller + " may not " + what);
+    return new ApiException(ErrorType.FORBIDDEN, "Principal " + caller + " may not " + what);
   }
 
+  /** No valid credentials; Iceberg's clients print the message after "Not authorized: ". */
   public static ApiException notAuthenticated(String why) {
-    return new ApiException(ErrorType.NOT_AUTHORIZED, "Not authorized: " + why);
+    return new ApiException(ErrorType.NOT_AUTHORIZED, why);
   }
 
   public static ApiException notFound(String message) {

@@ -34,8 +34,7 @@ public final class InternalAuth {
     Optional<String> expected = secret.get();
     // Digests compared in constant time: how long the comparison takes tells nothing.
     if (expected.isEmpty() || !MessageDigest.isEqual(digest(presented), digest(expected.get()))) {
-      return new ApiException(
-          ErrorType.FORBIDDEN, "Forbidden: not the secret of this catalog's instances");
+      return new ApiException(ErrorType.FORBIDDEN, "not the secret of this catalog's instances");
     }
     return null;
   }

@@ -20,6 +20,8 @@ import org.apache.iceberg.rest.responses.UpdateNamespacePropertiesResponse;
 
 /** The namespace routes of the Iceberg REST spec. */
 final class NamespaceHandlers {
+  private static final String LOCATION = "location";
+
   private final CatalogContext catalog;
 
   NamespaceHandlers(CatalogContext catalog) {
@@ -82,14 +84,34 @@ final class NamespaceHandlers {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
     return catalog
-        .read(() -> load(request, warehouse, namespace))
+        .read(
+            () -> withLocation(request, warehouse, namespace, load(request, warehouse, namespace)))
         .map(
-            state ->
+            properties ->
                 HttpResult.json(
                     GetNamespaceResponse.builder()
                         .withNamespace(namespace)
-                        .setProperties(new HashMap<>(state.properties()))
+                        .setProperties(properties)
                         .build()));
+  }
+
+  /**
+   * The namespace's properties, with {@code location} its storage area when none was set (as
+   * iceberg-core's JdbcCatalog answers): engines such as Trino place tables under it, and choose a
+   * create path that needs it. Reads the ancestors' properties: call off the event loop.
+   */
+  private Map<String, String> withLocation(
+      RequestContext request, String warehouse, Namespace namespace, NamespaceState state) {
+    Map<String, String> properties = new HashMap<>(state.properties());
+    if (!properties.containsKey(LOCATION)) {
+      try {
+        properties.put(
+            LOCATION, catalog.storageArea(request, warehouse, namespace, null).spelling());
+      } catch (ApiException e) {
+        // A storage profile no longer configured: the namespace answers without a location.
+      }
+    }
+    return properties;
   }
 
   Future<HttpResult> handleNamespaceExists(RequestContext request) {

@@ -73,8 +73,10 @@ final class TableMembershipHandlers {
   }
 
   /**
-   * Counts an engine's report for a table that exists: one for a table that does not is 404
-   * NoSuchTableException, so a caller cannot mint a metrics series per name it makes up.
+   * Counts an engine's report for a table that exists. A report for a table that does not (yet)
+   * exist, such as one inside a create transaction (Trino's CTAS reports before its commit), is
+   * accepted (204) and counted nowhere: nothing acts on it, and a caller cannot mint a metrics
+   * series per name it makes up.
    */
   Future<HttpResult> handleReportMetrics(RequestContext request) {
     String warehouse = catalog.warehouse(request);
@@ -92,15 +94,10 @@ final class TableMembershipHandlers {
       return Future.succeededFuture(HttpResult.noContent());
     }
     return catalog
-        .read(
-            () ->
-                catalog
-                    .queries(request)
-                    .tableMetadataLocation(warehouse, table)
-                    .orElseThrow(() -> ApiException.noSuchTable(table)))
+        .read(() -> catalog.queries(request).tableMetadataLocation(warehouse, table))
         .map(
             location -> {
-              count.run();
+              location.ifPresent(found -> count.run());
               return HttpResult.noContent();
             });
   }

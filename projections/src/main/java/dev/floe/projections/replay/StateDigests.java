@@ -58,8 +58,14 @@ public final class StateDigests {
     }
   }
 
+  /**
+   * A namespace's digest: its properties but {@code location}, which the REST API answers from the
+   * namespace's storage area when none was set (and the log does not hold).
+   */
   public static String namespace(Map<String, String> properties) {
-    return sha256(new TreeMap<>(properties).toString());
+    Map<String, String> compared = new TreeMap<>(properties);
+    compared.remove("location");
+    return sha256(compared.toString());
   }
 
   private static String canonical(JsonNode node) throws IOException {
