@@ -123,7 +123,7 @@ public final class DirectoryDecider {
     }
     Optional<DeletedEntity> kept = directory.deletedNamespace(c.namespace());
     if (kept.isPresent()) {
-      return RecoveryDecider.recreate(directory, kept.get(), c);
+      return RecoveryDecider.recreate(kept.get(), c);
     }
     NamespaceCreatedEvent event =
         new NamespaceCreatedEvent(

@@ -58,7 +58,7 @@ final class Placement {
   }
 
   /** {@link #check} against these claims. */
-  private static Optional<Rejection> check(
+  static Optional<Rejection> check(
       Claims claims,
       LocationAuthority locations,
       Location root,
@@ -77,6 +77,7 @@ final class Placement {
    */
   static Optional<Rejection> checkInArea(
       Directory directory,
+      Claims claims,
       LocationAuthority locations,
       String warehouse,
       Namespace namespace,
@@ -86,7 +87,7 @@ final class Placement {
       String own) {
     try {
       Location area = area(directory, locations, warehouse, namespace, properties);
-      return check(directory, locations, area, location, properties, pathProperties, own);
+      return check(claims, locations, area, location, properties, pathProperties, own);
     } catch (RuntimeException e) {
       return Optional.of(Rejection.invalid(e));
     }

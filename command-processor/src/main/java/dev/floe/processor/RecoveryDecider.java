@@ -20,10 +20,12 @@ import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.infra.storage.authority.Claims;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.location.InvalidLocationException;
+import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.RestoreStep;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -31,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.iceberg.catalog.Namespace;
@@ -112,24 +113,14 @@ public final class RecoveryDecider {
   }
 
   /**
-   * Creating a namespace whose dropped predecessor still holds the name restores that one in place,
-   * the create's properties set over its own, when nothing dropped is kept inside it; otherwise the
-   * name stays held (409) until it is restored or expunged.
+   * Creating a namespace whose dropped predecessor still holds the name restores that one in place
+   * (its storage area, grants and visibility) with exactly the create's properties, as any create
+   * answers: a dropped namespace holds nothing live, so {@code DROP SCHEMA s CASCADE; CREATE SCHEMA
+   * s} works. What is kept inside it stays kept, restorable into it, and expires on its own
+   * schedule; the old properties stay in the log, on the drop's namespace.
    */
-  static Decision recreate(Directory directory, DeletedEntity kept, CreateNamespaceCommand c) {
-    if (!directory.deletedWithin(c.namespace()).isEmpty()) {
-      return Decision.rejected(
-          c.header().commandId(),
-          Rejection.of(
-              NAMESPACE_ALREADY_EXISTS,
-              "Namespace %s was dropped and is kept, with dropped tables, views or namespaces"
-                  + " inside it, until %s: restore it, or expunge it to create a new one",
-              c.namespace(),
-              Instant.ofEpochMilli(kept.expiresAtMs())));
-    }
-    Map<String, String> properties = new TreeMap<>(kept.namespaceState().properties());
-    properties.putAll(c.properties());
-    return restoredNamespace(c.warehouse(), kept, properties, c.header());
+  static Decision recreate(DeletedEntity kept, CreateNamespaceCommand c) {
+    return restoredNamespace(c.warehouse(), kept, c.properties(), c.header());
   }
 
   private static Decision restoredNamespace(
@@ -231,6 +222,32 @@ public final class RecoveryDecider {
         .toList();
   }
 
+  /**
+   * The kept tables (or views) of this name whose locations {@code location} overlaps. A create of
+   * the same name there (a drop and a re-create at an explicit location, as Hive-style {@code
+   * CREATE TABLE … LOCATION} and Iceberg's own suites do) takes those locations over: they are
+   * expunged in its decision, their data retained, as when a register takes a kept table's files
+   * over. A kept entity of another name still holds its locations.
+   */
+  static List<DeletedEntity> sameNameAt(
+      Directory directory,
+      LocationAuthority locations,
+      String kind,
+      TableIdentifier identifier,
+      String location) {
+    Location parsed;
+    try {
+      parsed = Location.parse(location);
+    } catch (InvalidLocationException e) {
+      return List.of(); // the placement check refuses it
+    }
+    Claims claims = directory.claims();
+    return directory.deleted(identifier).stream()
+        .filter(e -> e.kind().equals(kind))
+        .filter(e -> locations.overlapProblem(parsed, only(claims, e.key()), null).isPresent())
+        .toList();
+  }
+
   /** The expunges of {@code superseded}, their data retained. */
   static List<CatalogEvent> supersede(
       List<DeletedEntity> superseded, String warehouse, CommandHeader header) {
@@ -258,6 +275,21 @@ public final class RecoveryDecider {
       @Override
       public Optional<String> holderUnder(String canonical, Predicate<String> counts) {
         return claims.holderUnder(canonical, counts.and(kept));
+      }
+    };
+  }
+
+  /** The locations of {@code claims} that {@code holder} holds. */
+  private static Claims only(Claims claims, String holder) {
+    return new Claims() {
+      @Override
+      public Optional<String> holderAt(String canonical) {
+        return claims.holderAt(canonical).filter(holder::equals);
+      }
+
+      @Override
+      public Optional<String> holderUnder(String canonical, Predicate<String> counts) {
+        return claims.holderUnder(canonical, counts.and(holder::equals));
       }
     };
   }

@@ -9,7 +9,9 @@ import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.command.RelocateCommand;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.TableEntry;
+import dev.floe.infra.storage.authority.Claims;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
@@ -49,12 +51,28 @@ public final class RelocationDecider {
     }
     String own = view ? directory.viewHolder(identifier) : directory.tableHolder(identifier);
     List<String> held = new ArrayList<>(entry.get().held());
+    // Kept entities of the same name give their locations over, as to a create of that name.
+    List<DeletedEntity> superseded = new ArrayList<>();
+    for (String location : requested(c.change())) {
+      for (DeletedEntity kept :
+          RecoveryDecider.sameNameAt(
+              directory,
+              locations,
+              view ? DeletedEntity.VIEW : DeletedEntity.TABLE,
+              identifier,
+              location)) {
+        if (!superseded.contains(kept)) {
+          superseded.add(kept);
+        }
+      }
+    }
+    Claims claims = RecoveryDecider.without(directory.claims(), superseded);
     for (String location : requested(c.change())) {
       Optional<String> problem;
       try {
         problem =
             claimable(
-                directory,
+                claims,
                 locations,
                 c.warehouse(),
                 List.of(identifier.namespace().levels()),
@@ -71,13 +89,18 @@ public final class RelocationDecider {
         held.add(location);
       }
     }
-    return Decision.step(
-        new CommitRelocatedStep(c.header(), c.warehouse(), identifier, c.change(), held));
+    return new Decision(
+        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
+        List.of(new CommitRelocatedStep(c.header(), c.warehouse(), identifier, c.change(), held)),
+        null,
+        null,
+        false,
+        false);
   }
 
   /** Why the entity may not hold this location too, if it may not. */
   private static Optional<String> claimable(
-      Directory directory,
+      Claims claims,
       LocationAuthority locations,
       String warehouse,
       List<String> namespace,
@@ -93,7 +116,7 @@ public final class RelocationDecider {
       return Optional.of(
           "Location " + parsed.spelling() + " is outside the namespace's storage areas");
     }
-    return locations.overlapProblem(parsed, directory.claims(), own);
+    return locations.overlapProblem(parsed, claims, own);
   }
 
   /** The locations a commit asks its files to go to: its new location, its new write paths. */

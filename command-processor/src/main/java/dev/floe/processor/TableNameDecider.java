@@ -8,6 +8,7 @@ import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
+import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
@@ -57,9 +58,12 @@ final class TableNameDecider {
       // malformed location: the request is invalid.
       return Decision.rejected(id, Rejection.invalid(e));
     }
+    List<DeletedEntity> superseded =
+        RecoveryDecider.sameNameAt(
+            directory, locations, DeletedEntity.TABLE, c.identifier(), table.metadata().location());
     Optional<Rejection> badLocation =
         Placement.check(
-            directory,
+            RecoveryDecider.without(directory.claims(), superseded),
             locations,
             root,
             table.metadata().location(),
@@ -74,9 +78,23 @@ final class TableNameDecider {
       return Decision.reply(
           List.of(), CommandReply.staged(id, TableMetadataParser.toJson(table.metadata())));
     }
-    return Decision.step(
+    return created(
+        c.header(),
+        superseded,
         new CreateTableStep(
             c.header(), c.warehouse(), c.identifier(), table.metadata(), table.metadataLocation()));
+  }
+
+  /** The create's step, after the expunges of the kept tables whose locations it takes over. */
+  private static Decision created(
+      CommandHeader header, List<DeletedEntity> superseded, CreateTableStep step) {
+    return new Decision(
+        RecoveryDecider.supersede(superseded, step.warehouse(), header),
+        List.of(step),
+        null,
+        null,
+        false,
+        false);
   }
 
   /** Mirrors Iceberg's {@code CatalogHandlers.create}: build from empty, apply the updates. */
@@ -120,9 +138,13 @@ final class TableNameDecider {
       return Decision.rejected(
           id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
+    List<DeletedEntity> superseded =
+        RecoveryDecider.sameNameAt(
+            directory, locations, DeletedEntity.TABLE, c.identifier(), metadata.location());
     Optional<Rejection> badLocation =
         Placement.checkInArea(
             directory,
+            RecoveryDecider.without(directory.claims(), superseded),
             locations,
             c.warehouse(),
             c.identifier().namespace(),
@@ -133,7 +155,9 @@ final class TableNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return Decision.step(
+    return created(
+        c.header(),
+        superseded,
         new CreateTableStep(
             c.header(),
             c.warehouse(),

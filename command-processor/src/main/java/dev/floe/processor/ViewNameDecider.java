@@ -64,9 +64,13 @@ final class ViewNameDecider {
     }
     // A view's metadata files go to its location (or write.metadata.path inside it): the location
     // lies inside the storage root and overlaps no other entity's, as a table's does.
+    // A view of the same name dropped and kept there gives its location over, as for a table.
+    List<DeletedEntity> superseded =
+        RecoveryDecider.sameNameAt(
+            directory, locations, DeletedEntity.VIEW, c.identifier(), metadata.location());
     Optional<Rejection> badLocation =
         Placement.check(
-            directory,
+            RecoveryDecider.without(directory.claims(), superseded),
             locations,
             root,
             metadata.location(),
@@ -76,13 +80,19 @@ final class ViewNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return Decision.step(
-        new CreateViewStep(
-            c.header(),
-            c.warehouse(),
-            c.identifier(),
-            json(metadata),
-            metadataLocation(metadata, 0, id)));
+    return new Decision(
+        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
+        List.of(
+            new CreateViewStep(
+                c.header(),
+                c.warehouse(),
+                c.identifier(),
+                json(metadata),
+                metadataLocation(metadata, 0, id))),
+        null,
+        null,
+        false,
+        false);
   }
 
   static Decision register(

@@ -23,8 +23,10 @@ import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
+import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.infra.storage.authority.Claims;
@@ -34,6 +36,7 @@ import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -342,6 +345,54 @@ class DirectoryDeciderTest {
               directory, LOCATIONS, createOrders("c-45", ROOT + "/db/gone/sub"));
 
       assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+    }
+
+    @Test
+    void aCreateOfTheSameNameTakesTheLocationOfTheKeptTableOverAndRetainsItsFiles() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      DeletedEntity kept = directory.givenKept(ORDERS, ROOT + "/db/orders");
+
+      Decision decision =
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-46", ROOT + "/db/orders"));
+
+      assertThat(decision.isRejected()).as("%s", decision.reply()).isFalse();
+      assertThat(decision.events())
+          .singleElement()
+          .isInstanceOfSatisfying(
+              TableExpungedEvent.class,
+              expunged -> {
+                assertThat(expunged.identifier()).isEqualTo(ORDERS);
+                assertThat(expunged.dropCommandId()).isEqualTo(kept.dropCommandId());
+                assertThat(expunged.purge()).as("its files are retained").isFalse();
+                assertThat(expunged.principal()).isEqualTo("alice");
+              });
+      assertThat(decision.steps()).singleElement().isInstanceOf(CreateTableStep.class);
+    }
+
+    @Test
+    void aKeptTableOfAnotherNameStillHoldsItsLocation() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenKept(TableIdentifier.of(DB, "other"), ROOT + "/db/orders");
+
+      Decision decision =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, createOrders("c-47", ROOT + "/db/orders/inner"));
+
+      assertThat(decision.reply().rejection().code()).isEqualTo(RejectionCode.INVALID_REQUEST);
+      assertThat(decision.reply().rejection().message()).contains("kept for the recovery period");
+      assertThat(decision.events()).isEmpty();
+    }
+
+    @Test
+    void aCreateElsewhereLeavesTheKeptTableOfItsNameKept() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenKept(ORDERS, ROOT + "/db/orders");
+
+      Decision decision =
+          DirectoryDecider.decide(directory, LOCATIONS, createOrders("c-48", ROOT + "/db/new"));
+
+      assertThat(decision.isRejected()).isFalse();
+      assertThat(decision.events()).isEmpty();
     }
 
     @Test
@@ -730,6 +781,32 @@ class DirectoryDeciderTest {
 
     void givenPurge(String location) {
       purges.add(location);
+    }
+
+    private final List<DeletedEntity> kept = new ArrayList<>();
+
+    /** A table of this name dropped and kept, holding this location. */
+    DeletedEntity givenKept(TableIdentifier identifier, String location) {
+      DeletedEntity entity =
+          new DeletedEntity(
+              WAREHOUSE,
+              DeletedEntity.TABLE,
+              identifier,
+              new TableEntry("c-0", location),
+              null,
+              1_000,
+              9_000,
+              "bob",
+              false,
+              "drop-" + kept.size());
+      kept.add(entity);
+      locations.put(location, entity.key());
+      return entity;
+    }
+
+    @Override
+    public List<DeletedEntity> deleted(TableIdentifier identifier) {
+      return kept.stream().filter(e -> e.identifier().equals(identifier)).toList();
     }
 
     void givenNamespace(Namespace namespace, Map<String, String> properties, long sequence) {

@@ -3,6 +3,7 @@ package dev.floe.processor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.events.RejectionCode;
+import dev.floe.events.access.AccessChange;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CreateNamespaceCommand;
 import dev.floe.events.command.DropNamespaceCommand;
@@ -24,6 +25,7 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.Claims;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveGrantsStep;
 import dev.floe.processor.step.RestoreStep;
 import dev.floe.processor.step.RetainDeletedStep;
 import java.time.Duration;
@@ -168,8 +170,28 @@ class RecoveryDeciderTest {
     assertThat(decision.tableState().metadataLocation()).isEqualTo(kept.metadataLocation());
     assertThat(decision.tableState().version()).isEqualTo(3);
     assertThat(decision.writeMetadata()).isFalse();
-    assertThat(decision.reply().restoredUuid()).isEqualTo("uuid-a");
+    assertThat(decision.reply()).as("answered once the grants have followed").isNull();
+    MoveGrantsStep grants = (MoveGrantsStep) decision.steps().get(0);
+    assertThat(grants.change())
+        .isEqualTo(
+            new AccessChange.CopyTableGrants(
+                WAREHOUSE, List.of("db"), "orders", List.of("db"), "orders_old"));
+    assertThat(grants.reply().restoredUuid()).isEqualTo("uuid-a");
     assertThat(clobber.isRejected()).isTrue();
+  }
+
+  @Test
+  void aTableRestoredUnderItsOwnNameIsAnsweredAtOnceAndKeepsItsNamesGrants() {
+    TableState kept =
+        new TableState("uuid-a", LOCATION + "/metadata/3.json", "{}", 3, 8).pointerAt(8);
+    RestoreStep step =
+        new RestoreStep(
+            EntityKind.TABLE, header("restore", 5_000), WAREHOUSE, ORDERS, ORDERS, kept, "drop-a");
+
+    Decision decision = TableDecider.restore(null, step);
+
+    assertThat(decision.steps()).isEmpty();
+    assertThat(decision.reply().restoredUuid()).isEqualTo("uuid-a");
   }
 
   @Test
@@ -230,7 +252,7 @@ class RecoveryDeciderTest {
   }
 
   @Test
-  void creatingAnEmptyDroppedNamespaceAgainRestoresItInPlaceWithBothItsProperties() {
+  void creatingADroppedNamespaceAgainRestoresItInPlaceWithTheCreatesProperties() {
     directory.live.remove(DB);
     directory.deleted.add(keptNamespace(DB, "drop-ns", 50_000, Map.of("owner", "ana", "a", "1")));
 
@@ -242,26 +264,36 @@ class RecoveryDeciderTest {
 
     assertThat(decision.isRejected()).as("%s", decision.reply()).isFalse();
     NamespaceRestoredEvent event = (NamespaceRestoredEvent) decision.events().get(0);
-    assertThat(event.properties()).isEqualTo(Map.of("owner", "ana", "a", "2", "b", "3"));
+    assertThat(event.properties()).isEqualTo(Map.of("a", "2", "b", "3"));
     assertThat(event.dropCommandId()).isEqualTo("drop-ns");
     assertThat(event.sequence()).as("after the drop, which was 4").isEqualTo(5);
     assertThat(decision.reply().properties()).isEqualTo(event.properties());
   }
 
   @Test
-  void aDroppedNamespaceWithSomethingKeptInsideHoldsItsName() {
+  void aDroppedNamespaceWithSomethingKeptInsideIsRecreatedAndKeepsWhatItHolds() {
+    Namespace child = Namespace.of("db", "child");
     directory.live.remove(DB);
-    directory.deleted.add(keptNamespace(DB, "drop-ns", 50_000, Map.of()));
+    directory.deleted.add(keptNamespace(DB, "drop-ns", 50_000, Map.of("old", "1")));
+    directory.deleted.add(keptNamespace(child, "drop-child", 40_000, Map.of()));
     directory.deleted.add(kept("drop-a", "uuid-a", 1_000, 5));
 
     Decision create =
         DirectoryDecider.createNamespace(
             directory,
-            new CreateNamespaceCommand(header("create", 5_000), WAREHOUSE, DB, Map.of()));
+            new CreateNamespaceCommand(header("create", 5_000), WAREHOUSE, DB, Map.of("new", "2")));
 
-    assertThat(create.reply().rejection().code()).isEqualTo(RejectionCode.NAMESPACE_ALREADY_EXISTS);
-    assertThat(create.reply().rejection().message()).contains("restore it", "expunge it");
-    assertThat(create.events()).isEmpty();
+    assertThat(create.isRejected()).as("%s", create.reply()).isFalse();
+    assertThat(create.events())
+        .singleElement()
+        .isInstanceOfSatisfying(
+            NamespaceRestoredEvent.class,
+            event -> {
+              assertThat(event.namespace()).isEqualTo(DB);
+              assertThat(event.dropCommandId()).isEqualTo("drop-ns");
+              assertThat(event.properties()).isEqualTo(Map.of("new", "2"));
+            });
+    assertThat(create.reply().properties()).isEqualTo(Map.of("new", "2"));
   }
 
   @Test

@@ -268,6 +268,46 @@ class SparkEndToEndIT {
   }
 
   /**
+   * At the defaults (dropped entities kept for seven days), dropping a table and its namespace and
+   * creating both again under the same names works as in any catalog; the first table stays kept
+   * and is restored into the namespace created again, under another name, with its rows.
+   */
+  @Test
+  void aNamespaceDroppedAndCreatedAgainTakesTheFirstTableBack() throws Exception {
+    try {
+      sql("CREATE NAMESPACE floe.again");
+      sql("CREATE TABLE floe.again.items (id bigint) USING iceberg");
+      sql("INSERT INTO floe.again.items VALUES (1), (2)");
+      String first = tableUuid("again", "items");
+
+      sql("DROP TABLE floe.again.items");
+      sql("DROP NAMESPACE floe.again");
+      sql("CREATE NAMESPACE floe.again");
+      sql("CREATE TABLE floe.again.items (id bigint, note string) USING iceberg");
+      sql("INSERT INTO floe.again.items VALUES (10, 'new')");
+
+      String second = tableUuid("again", "items");
+      assertThat(second).isNotEqualTo(first);
+      assertThat(kept("again", "items").path("uuid").asText()).isEqualTo(first);
+      JsonNode restored =
+          http(
+              "POST",
+              DELETED + "/restore",
+              "{\"kind\":\"table\",\"namespace\":[\"again\"],\"name\":\"items\",\"uuid\":\""
+                  + first
+                  + "\",\"as\":\"items_before\"}");
+      assertThat(restored.path("uuid").asText()).isEqualTo(first);
+      assertThat(rows("SELECT id FROM floe.again.items_before ORDER BY id"))
+          .containsExactly(row(1L), row(2L));
+      assertThat(rows("SELECT id, note FROM floe.again.items")).containsExactly(row(10L, "new"));
+    } finally {
+      sql("DROP TABLE IF EXISTS floe.again.items_before");
+      sql("DROP TABLE IF EXISTS floe.again.items");
+      sql("DROP NAMESPACE IF EXISTS floe.again");
+    }
+  }
+
+  /**
    * DROP TABLE … PURGE in Spark (Iceberg's SparkCatalog) asks Floe to drop the table without purge,
    * then deletes every file the table reaches through its own FileIO. Floe keeps the entry,
    * restorable, but cannot keep files an engine deletes itself (docs/operations.md says so).

@@ -229,8 +229,9 @@ public final class LocationAuthority {
     return overlaps
         ? Optional.of(
             String.format(
-                "Location %s overlaps the location of another table or view (or of a dropped"
-                    + " table whose files are being purged)",
+                "Location %s overlaps the location of another table or view: a live one, one"
+                    + " dropped and kept for the recovery period, or a dropped table whose files"
+                    + " are being purged",
                 location.spelling()))
         : Optional.empty();
   }
