@@ -20,6 +20,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -331,12 +332,18 @@ class HttpErrorModelIT {
     assertThat(response.statusCode()).as("create %s: %s", name, response.body()).isEqualTo(200);
   }
 
+  /** The properties a namespace was given (not the location answered for one without). */
   private static Map<String, String> namespaceProperties(String name) throws Exception {
     HttpResponse<String> response = get(NS + "/" + name);
     assertThat(response.statusCode()).isEqualTo(200);
     JsonNode properties = JSON.readTree(response.body()).path("properties");
-    return JSON.convertValue(
-        properties, JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class));
+    Map<String, String> given =
+        new TreeMap<>(
+            JSON.<Map<String, String>>convertValue(
+                properties,
+                JSON.getTypeFactory().constructMapType(Map.class, String.class, String.class)));
+    assertThat(given.remove("location")).as("the namespace's storage area").endsWith("/" + name);
+    return given;
   }
 
   private static JsonNode loadTable(String namespace) throws Exception {
