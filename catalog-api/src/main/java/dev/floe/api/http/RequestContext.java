@@ -3,7 +3,6 @@ package dev.floe.api.http;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.api.auth.Caller;
 import dev.floe.client.Uuid7;
-import dev.floe.events.FloeJson;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -194,7 +193,7 @@ public final class RequestContext {
     }
     JsonNode node;
     try {
-      node = FloeJson.mapper().readTree(body.getBytes());
+      node = BodyParser.tree(body.getBytes());
     } catch (IOException | RuntimeException e) {
       throw ApiException.badRequest("Malformed request body: %s", BodyParser.describe(e));
     }

@@ -17,6 +17,7 @@ import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.LocationRefusedException;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
@@ -337,6 +338,12 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
       decision = decide.get();
     } catch (TableStores.TooLargeException e) {
       decision = onFailure.apply(new Rejection(RejectionCode.TOO_LARGE, e.getMessage()));
+    } catch (LocationRefusedException e) {
+      // The location itself is refused (a symbolic link inside the root): the request's error.
+      decision =
+          onFailure.apply(
+              new Rejection(
+                  RejectionCode.INVALID_REQUEST, "Cannot write table metadata: " + e.getMessage()));
     } catch (TableStores.MetadataWriteException e) {
       LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
       decision =

@@ -4,6 +4,7 @@ import dev.floe.events.Keys;
 import dev.floe.events.RecordLimits;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.LocationRefusedException;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import org.apache.iceberg.TableMetadata;
@@ -103,7 +104,8 @@ final class TableStores {
     try {
       files.writeJson(state.metadataLocation(), state.metadataJson());
     } catch (RuntimeException e) {
-      throw new MetadataWriteException(e);
+      LocationRefusedException refused = LocationRefusedException.in(e);
+      throw refused != null ? refused : new MetadataWriteException(e);
     }
   }
 

@@ -9,7 +9,10 @@ import dev.floe.server.it.support.RawHttp;
 import dev.floe.server.it.support.SharedFloe;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -80,6 +83,40 @@ class InputBoundsIT {
       assertThat(new String(response.body(), StandardCharsets.UTF_8))
           .contains("\"type\":\"BadRequestException\"");
     }
+  }
+
+  /**
+   * A body must be well-formed UTF-8: an overlong form ({@code C0 AF}, a disguised {@code /}) is
+   * refused, never decoded into a name no check saw.
+   */
+  @Test
+  void overlongUtf8InABodyIsABadRequestAndCreatesNothing() throws Exception {
+    String tables = get(NS + "/bounds/tables").body();
+    byte[] head = "{\"name\":\"ov".getBytes(StandardCharsets.US_ASCII);
+    byte[] tail = ("l\",\"schema\":" + HostileBodies.SCHEMA + "}").getBytes(StandardCharsets.UTF_8);
+    byte[] body = new byte[head.length + 2 + tail.length];
+    System.arraycopy(head, 0, body, 0, head.length);
+    body[head.length] = (byte) 0xC0;
+    body[head.length + 1] = (byte) 0xAF;
+    System.arraycopy(tail, 0, body, head.length + 2, tail.length);
+    byte[] request =
+        ("POST "
+                + NS
+                + "/bounds/tables HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                + "Content-Type: application/json\r\nContent-Length: "
+                + body.length
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    byte[] whole = new byte[request.length + body.length];
+    System.arraycopy(request, 0, whole, 0, request.length);
+    System.arraycopy(body, 0, whole, request.length, body.length);
+
+    RawHttp.Response response = RawHttp.exchange(URI.create(floe.uri()), whole, false, 10_000);
+
+    String answer = new String(response.body(), StandardCharsets.UTF_8);
+    assertThat(response.status()).as(answer).isEqualTo(400);
+    assertThat(answer).contains("\"type\":\"BadRequestException\"", "UTF-8");
+    assertThat(get(NS + "/bounds/tables").body()).isEqualTo(tables);
   }
 
   @Test
@@ -162,6 +199,43 @@ class InputBoundsIT {
     assertThat(get(NS + "/bounds/tables/t").body()).isEqualTo(table);
     assertThat(get(NS + "/bounds/tables").body()).doesNotContain("\"p\"");
     send("POST", NS + "/bounds/properties", "{\"updates\":" + properties(1000, 1) + "}", 200);
+  }
+
+  /**
+   * Locations storage can never take are the client's error (400), not a storage outage (503, which
+   * clients retry): a segment longer than a file name may be, a path through a symbolic link
+   * planted inside the warehouse. Nothing is written, neither there nor where the link points.
+   */
+  @Test
+  void locationsStorageCannotTakeAre400AndWriteNothing() throws Exception {
+    Path area = Path.of(URI.create(floe.warehouseRoot())).resolve("bounds");
+    Path elsewhere = Files.createTempDirectory(Path.of("target"), "link-target-");
+    Files.createDirectories(area);
+    Files.createSymbolicLink(area.resolve("planted"), elsewhere.toAbsolutePath());
+    String tables = get(NS + "/bounds/tables").body();
+
+    for (String location :
+        List.of(
+            floe.warehouseRoot() + "/bounds/" + "s".repeat(256),
+            floe.warehouseRoot() + "/bounds/" + "é".repeat(128) + "/t",
+            floe.warehouseRoot() + "/bounds/planted/t")) {
+      assertError(
+          post(
+              NS + "/bounds/tables",
+              "{\"name\":\"placed\",\"location\":\""
+                  + location
+                  + "\",\"schema\":"
+                  + HostileBodies.SCHEMA
+                  + "}"),
+          400,
+          "BadRequestException");
+    }
+
+    assertThat(get(NS + "/bounds/tables").body()).isEqualTo(tables);
+    try (Stream<Path> written = Files.list(elsewhere)) {
+      assertThat(written).as("nothing written through the link").isEmpty();
+    }
+    send("POST", NS + "/bounds/tables", createTable("placed"), 200);
   }
 
   /** {@code {"k0":"v…", …}}: this many properties, each value this long. */

@@ -74,7 +74,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
 
   /**
    * The path of a location, when it lies below a root and no existing component below that root is
-   * a symbolic link; otherwise {@link IllegalArgumentException}.
+   * a symbolic link; otherwise {@link LocationRefusedException}.
    */
   private Path confined(String location) {
     Path path = below(location);
@@ -84,7 +84,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
       for (Path part : root.relativize(path)) {
         current = current.resolve(part);
         if (Files.isSymbolicLink(current)) {
-          throw new IllegalArgumentException(
+          throw new LocationRefusedException(
               "Refusing a symbolic link inside the storage root: " + location);
         }
       }
@@ -106,7 +106,7 @@ public class LocalFileIO implements FileIO, SupportsPrefixOperations {
         return path;
       }
     }
-    throw new IllegalArgumentException("Outside every storage root: " + location);
+    throw new LocationRefusedException("Outside every storage root: " + location);
   }
 
   @Override

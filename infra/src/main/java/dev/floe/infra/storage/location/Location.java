@@ -38,6 +38,9 @@ public record Location(String scheme, String bucket, List<String> segments, Stri
   /** The longest location accepted, in characters. */
   public static final int MAX_LENGTH = 4096;
 
+  /** The longest path segment, in bytes of UTF-8: a file name's limit on common file systems. */
+  public static final int MAX_SEGMENT_BYTES = 255;
+
   public Location {
     segments = List.copyOf(segments);
   }
@@ -141,6 +144,11 @@ public record Location(String scheme, String bucket, List<String> segments, Stri
       if (c == '/' || c == '\\' || c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\uFFFD') {
         throw invalid(spelling, "has an escaped separator or control character");
       }
+    }
+    // File systems take at most 255 bytes per name (ext4, xfs, APFS): a longer segment could never
+    // be written, so it is refused here as the client's error, not met later as a storage failure.
+    if (decoded.getBytes(StandardCharsets.UTF_8).length > MAX_SEGMENT_BYTES) {
+      throw invalid(spelling, "has a segment longer than " + MAX_SEGMENT_BYTES + " bytes");
     }
     return decoded;
   }
