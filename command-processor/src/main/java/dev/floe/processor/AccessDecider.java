@@ -16,6 +16,7 @@ import dev.floe.events.access.AccessEntries.Token;
 import dev.floe.events.access.AccessEntries.VisibilityEntry;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.AccessChangedEvent;
+import java.text.Normalizer;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -84,7 +85,7 @@ public final class AccessDecider {
         return Optional.of(
             Rejection.of(
                 PRINCIPAL_ALREADY_EXISTS,
-                "Principal already exists: %s differs from %s only by case",
+                "Principal already exists: %s differs from %s only by case or character form",
                 c.name(),
                 alike.get()));
       }
@@ -223,9 +224,9 @@ public final class AccessDecider {
   }
 
   /**
-   * An existing principal whose name differs from this one only by case: two such names would be
-   * told apart by some readers (audit, grants by name) and not by others (people, case-insensitive
-   * identity providers), so the second one is refused.
+   * An existing principal whose name differs from this one only by case or NFKC form: two such
+   * names would be told apart by some readers (audit, grants by name) and not by others (people,
+   * case-insensitive identity providers), so the second one is refused.
    */
   private static Optional<String> sameButForCase(State state, String name) {
     String folded = fold(name);
@@ -236,8 +237,11 @@ public final class AccessDecider {
         .findFirst();
   }
 
+  /** Case folded after NFKC: {@code ａｄｍｉｎ}, {@code ADMIN} and {@code admin} fold alike. */
   private static String fold(String name) {
-    return name.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT);
+    return Normalizer.normalize(name, Normalizer.Form.NFKC)
+        .toUpperCase(Locale.ROOT)
+        .toLowerCase(Locale.ROOT);
   }
 
   private static Rejection missingPrincipal(String name) {

@@ -235,17 +235,68 @@ public final class RecoveryDecider {
       String kind,
       TableIdentifier identifier,
       String location) {
-    Location parsed;
-    try {
-      parsed = Location.parse(location);
-    } catch (InvalidLocationException e) {
-      return List.of(); // the placement check refuses it
-    }
-    Claims claims = directory.claims();
     return directory.deleted(identifier).stream()
         .filter(e -> e.kind().equals(kind))
-        .filter(e -> locations.overlapProblem(parsed, only(claims, e.key()), null).isPresent())
+        .filter(e -> overlaps(directory, locations, e, location))
         .toList();
+  }
+
+  /** Whether {@code location} equals, contains or lies inside a location the kept entity holds. */
+  private static boolean overlaps(
+      Directory directory, LocationAuthority locations, DeletedEntity kept, String location) {
+    try {
+      return locations
+          .overlapProblem(Location.parse(location), only(directory.claims(), kept.key()), null)
+          .isPresent();
+    } catch (InvalidLocationException e) {
+      return false; // the placement check refuses it
+    }
+  }
+
+  /**
+   * Why a register may not take these kept entities over, if it may not: only where the caller
+   * holds {@code manage} (as an expunge needs), and only at a location the kept entity holds, so
+   * that no two entities ever share a uuid. The message names no namespace the caller gave not.
+   */
+  static Optional<Rejection> takeOverProblem(
+      Directory directory,
+      LocationAuthority locations,
+      List<DeletedEntity> superseded,
+      List<List<String>> managed,
+      String location,
+      String what) {
+    for (DeletedEntity kept : superseded) {
+      List<String> namespace = List.of(kept.identifier().namespace().levels());
+      boolean manages =
+          managed.stream()
+              .anyMatch(
+                  scope ->
+                      scope.size() <= namespace.size()
+                          && namespace.subList(0, scope.size()).equals(scope));
+      if (!manages) {
+        return Optional.of(
+            Rejection.of(
+                TABLE_ALREADY_EXISTS,
+                "The %s's uuid %s belongs to a dropped %s kept for its recovery period: only a"
+                    + " principal with manage on its namespace may register it over that one"
+                    + " (or restore it)",
+                what,
+                kept.uuid(),
+                what));
+      }
+      if (!overlaps(directory, locations, kept, location)) {
+        return Optional.of(
+            Rejection.of(
+                TABLE_ALREADY_EXISTS,
+                "The %s's uuid %s belongs to a dropped %s kept for its recovery period, at another"
+                    + " location: a uuid is never given to two %ss",
+                what,
+                kept.uuid(),
+                what,
+                what));
+      }
+    }
+    return Optional.empty();
   }
 
   /** The expunges of {@code superseded}, their data retained. */

@@ -185,9 +185,21 @@ final class TableNameDecider {
     // A registered table lies inside its storage root like any other, never over another entity's
     // files, and its metadata file inside its own location; re-registering a table over itself
     // keeps its own location. A dropped table kept for its recovery period whose metadata this is
-    // (the same uuid) gives its files over: it is expunged, its data retained.
+    // (the same uuid) gives its files over, to a caller who manages its namespace and at its own
+    // location: it is expunged, its data retained.
     List<DeletedEntity> superseded =
         RecoveryDecider.sameTable(directory, DeletedEntity.TABLE, c.metadata().uuid());
+    Optional<Rejection> refused =
+        RecoveryDecider.takeOverProblem(
+            directory,
+            locations,
+            superseded,
+            c.managedNamespaces(),
+            c.metadata().location(),
+            "table");
+    if (refused.isPresent()) {
+      return Decision.rejected(id, refused.get());
+    }
     Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());

@@ -101,11 +101,22 @@ final class ViewNameDecider {
     if (taken.isPresent()) {
       return Decision.rejected(c.header().commandId(), taken.get());
     }
-    // A dropped view kept for its recovery period whose metadata this is gives its location over:
-    // it is expunged.
+    // A dropped view kept for its recovery period whose metadata this is gives its location over,
+    // as for a table: it is expunged.
     List<DeletedEntity> superseded =
         RecoveryDecider.sameTable(
             directory, DeletedEntity.VIEW, c.metadata().path("view-uuid").asText(null));
+    Optional<Rejection> refused =
+        RecoveryDecider.takeOverProblem(
+            directory,
+            locations,
+            superseded,
+            c.managedNamespaces(),
+            c.metadata().path("location").asText(""),
+            "view");
+    if (refused.isPresent()) {
+      return Decision.rejected(c.header().commandId(), refused.get());
+    }
     Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {
       return Decision.rejected(c.header().commandId(), badLocation.get());

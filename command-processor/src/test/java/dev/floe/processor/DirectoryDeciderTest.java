@@ -29,6 +29,7 @@ import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
+import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.Claims;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.config.StorageConfig;
@@ -647,6 +648,50 @@ class DirectoryDeciderTest {
     }
 
     @Test
+    void aRegisterTakesAKeptTableOverOnlyForAManagerAndOnlyAtItsLocation() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenNamespace(Namespace.of("other"), Map.of(), 1);
+      TableMetadata metadata =
+          TableMetadata.newTableMetadata(
+              SCHEMA, PartitionSpec.unpartitioned(), ROOT + "/db/kept", Map.of());
+      DeletedEntity kept =
+          directory.givenKept(TableIdentifier.of(DB, "kept"), ROOT + "/db/kept", metadata.uuid());
+      String file = ROOT + "/db/kept/metadata/m.metadata.json";
+
+      Decision byWriter =
+          DirectoryDecider.decide(directory, LOCATIONS, register("c-67", file, metadata));
+      Decision byOtherManager =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, register("c-68", file, metadata, List.of(List.of("other"))));
+      Decision elsewhere =
+          DirectoryDecider.decide(
+              directory,
+              LOCATIONS,
+              register(
+                  "c-69",
+                  ROOT + "/db/reg/metadata/m.metadata.json",
+                  TableMetadata.buildFrom(metadata).setLocation(ROOT + "/db/reg").build(),
+                  List.of(List.of())));
+      Decision byManager =
+          DirectoryDecider.decide(
+              directory, LOCATIONS, register("c-70", file, metadata, List.of(List.of("db"))));
+
+      assertThat(byWriter.reply().rejection().code()).isEqualTo(RejectionCode.TABLE_ALREADY_EXISTS);
+      assertThat(byWriter.reply().rejection().message())
+          .contains("manage")
+          .doesNotContain("db.kept");
+      assertThat(byOtherManager.reply().rejection().code())
+          .isEqualTo(RejectionCode.TABLE_ALREADY_EXISTS);
+      assertThat(elsewhere.reply().rejection().message()).contains("never given to two");
+      assertThat(byManager.isRejected()).as("%s", byManager.reply()).isFalse();
+      assertThat(byManager.events())
+          .singleElement()
+          .isInstanceOfSatisfying(
+              TableExpungedEvent.class,
+              e -> assertThat(e.dropCommandId()).isEqualTo(kept.dropCommandId()));
+    }
+
+    @Test
     void aMoveIsCheckedAndHeldOnTheWarehouseKeyBeforeTheTableDecidesIt() {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenTable(ORDERS);
@@ -712,8 +757,13 @@ class DirectoryDeciderTest {
     }
 
     private RegisterTableCommand register(String id, String file, TableMetadata metadata) {
+      return register(id, file, metadata, List.of());
+    }
+
+    private RegisterTableCommand register(
+        String id, String file, TableMetadata metadata, List<List<String>> managed) {
       return new RegisterTableCommand(
-          header(id), WAREHOUSE, TableIdentifier.of(DB, "reg"), file, metadata, false);
+          header(id), WAREHOUSE, TableIdentifier.of(DB, "reg"), file, metadata, false, managed);
     }
 
     private CreateViewCommand createView(String id, String location) {
@@ -787,13 +837,20 @@ class DirectoryDeciderTest {
 
     /** A table of this name dropped and kept, holding this location. */
     DeletedEntity givenKept(TableIdentifier identifier, String location) {
+      return givenKept(identifier, location, null);
+    }
+
+    /** A table of this name and uuid dropped and kept, holding this location. */
+    DeletedEntity givenKept(TableIdentifier identifier, String location, String uuid) {
       DeletedEntity entity =
           new DeletedEntity(
               WAREHOUSE,
               DeletedEntity.TABLE,
               identifier,
               new TableEntry("c-0", location),
-              null,
+              uuid == null
+                  ? null
+                  : new TableState(uuid, location + "/metadata/m.json", "{}", 1, 3).pointerAt(3),
               1_000,
               9_000,
               "bob",
@@ -807,6 +864,11 @@ class DirectoryDeciderTest {
     @Override
     public List<DeletedEntity> deleted(TableIdentifier identifier) {
       return kept.stream().filter(e -> e.identifier().equals(identifier)).toList();
+    }
+
+    @Override
+    public List<DeletedEntity> deleted() {
+      return List.copyOf(kept);
     }
 
     void givenNamespace(Namespace namespace, Map<String, String> properties, long sequence) {

@@ -35,6 +35,18 @@ final class Guards {
     };
   }
 
+  /**
+   * Where the caller holds {@code manage} in the warehouse (see {@link
+   * AccessSnapshot#managedNamespaces}); everywhere for an unrestricted caller.
+   */
+  static List<List<String>> managedNamespaces(
+      CatalogContext catalog, RequestContext request, String warehouse) {
+    Caller caller = request.caller();
+    return caller.unrestricted()
+        ? List.of(List.of())
+        : catalog.access().managedNamespaces(caller.name(), warehouse);
+  }
+
   /** Any authenticated caller. */
   static final Guard AUTHENTICATED = (catalog, request) -> {};
 

@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import dev.floe.events.access.AccessEntries;
+import java.text.Normalizer;
 import java.util.Locale;
 
 /**
@@ -8,7 +9,10 @@ import java.util.Locale;
  * refused: the names the server gives callers that are not principals ({@code anonymous}, {@code
  * unauthenticated}), Floe's own ({@code floe-…}: the purger acts as {@code floe-purger}), names
  * that look alike once blanks at either end are trimmed or control characters are dropped, and
- * {@code *}. A name that differs from an existing one only by case is refused by the processor,
+ * {@code *}. A name is made of letters, combining marks and digits of one script, and {@code . _
+ * - @ +} and inner spaces, and is its own NFKC form: no invisible characters (U+200B), no
+ * full-width or other compatibility forms ({@code ａｄｍｉｎ}), no Latin and Cyrillic letters mixed. A
+ * name that differs from an existing one only by case or NFKC form is refused by the processor,
  * which alone knows every existing name.
  */
 final class PrincipalNames {
@@ -34,6 +38,13 @@ final class PrincipalNames {
     if (isBlank(name.codePointAt(0)) || isBlank(name.codePointBefore(name.length()))) {
       return "starts or ends with a blank";
     }
+    if (!Normalizer.normalize(name, Normalizer.Form.NFKC).equals(name)) {
+      return "not in Unicode NFKC form (full-width or other compatibility characters)";
+    }
+    String outside = outsideSafeSet(name);
+    if (outside != null) {
+      return outside;
+    }
     String lower = name.toLowerCase(Locale.ROOT);
     if (lower.equals("anonymous") || lower.equals("unauthenticated")) {
       return name + " is reserved";
@@ -43,6 +54,31 @@ final class PrincipalNames {
     }
     if (name.equals(AccessEntries.ALL_WAREHOUSES)) {
       return name + " is reserved";
+    }
+    return null;
+  }
+
+  /**
+   * Why the name holds a character outside letters, marks and digits, {@code . _ - @ +} and the
+   * space, or letters of more than one script; null when it does not.
+   */
+  private static String outsideSafeSet(String name) {
+    Character.UnicodeScript script = null;
+    for (int i = 0; i < name.length(); ) {
+      int c = name.codePointAt(i);
+      i += Character.charCount(c);
+      if (Character.isLetter(c)) {
+        Character.UnicodeScript own = Character.UnicodeScript.of(c);
+        if (script != null && own != script) {
+          return "letters of more than one script";
+        }
+        script = own;
+      } else if (!(Character.isDigit(c)
+          || Character.getType(c) == Character.NON_SPACING_MARK
+          || Character.getType(c) == Character.COMBINING_SPACING_MARK
+          || ".-_@+ ".indexOf(c) >= 0)) {
+        return String.format("U+%04X is not allowed (letters, digits, . _ - @ + and spaces)", c);
+      }
     }
     return null;
   }

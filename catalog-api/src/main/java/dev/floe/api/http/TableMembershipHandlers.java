@@ -59,7 +59,8 @@ final class TableMembershipHandlers {
                         table,
                         body.metadataLocation(),
                         metadata,
-                        body.overwrite())))
+                        body.overwrite(),
+                        Guards.managedNamespaces(catalog, request, warehouse))))
         .compose(reply -> ReplyBodies.table(catalog, reply));
   }
 

@@ -123,7 +123,8 @@ final class ViewHandlers {
                         warehouse,
                         view,
                         body.metadataLocation(),
-                        metadata)))
+                        metadata,
+                        Guards.managedNamespaces(catalog, request, warehouse))))
         .compose(reply -> ReplyBodies.view(catalog, reply));
   }
 

@@ -29,7 +29,16 @@ class PrincipalNamesTest {
         "ad\u007fmin",
         "ad\u0085min",
         "ad\ufffdmin",
-        "ad\ud800min"
+        "ad\ud800min",
+        // Look-alikes of admin: full-width, one full-width letter, a zero-width space, a Cyrillic
+        // a.
+        "\uff41\uff44\uff4d\uff49\uff4e",
+        "a\uff24min",
+        "admin\u200b",
+        "\u0430dmin",
+        "admin\u2063",
+        "ad/min",
+        "e\u0301tl"
       })
   void reservedOrAmbiguousNamesAreRefused(String name) {
     assertThat(PrincipalNames.problem(name)).as("[%s]", name).isNotNull();
@@ -48,7 +57,14 @@ class PrincipalNamesTest {
   void ordinaryNamesAreAccepted() {
     for (String name :
         new String[] {
-          "admin", "etl", "spark-prod", "ana.lyst@example.com", "Jörg Müller", "floe"
+          "admin",
+          "etl",
+          "spark-prod",
+          "ana.lyst@example.com",
+          "Jörg Müller",
+          "floe",
+          "админ",
+          "svc+ingest_2"
         }) {
       assertThat(PrincipalNames.problem(name)).as(name).isNull();
     }

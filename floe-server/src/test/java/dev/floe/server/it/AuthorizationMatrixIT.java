@@ -62,7 +62,18 @@ class AuthorizationMatrixIT {
   }
 
   /** What a route's fixture namespace holds, made by the admin before the case runs. */
-  record Fixture(boolean table, boolean otherTable, boolean view, boolean dropped) {}
+  /**
+   * @param dropped a table {@code gone} and a view {@code gonev} dropped, kept for the recovery
+   *     period
+   * @param expunged and then expunged (their files retained): a register of their metadata takes
+   *     over no kept entity, which only a manager of the namespace may do
+   */
+  record Fixture(
+      boolean table, boolean otherTable, boolean view, boolean dropped, boolean expunged) {
+    Fixture(boolean table, boolean otherTable, boolean view, boolean dropped) {
+      this(table, otherTable, view, dropped, false);
+    }
+  }
 
   record Call(String method, String path, String body) {}
 
@@ -217,7 +228,7 @@ class AuthorizationMatrixIT {
             "register table",
             Need.WRITE_NAMESPACE,
             200,
-            new Fixture(false, false, false, true),
+            new Fixture(false, false, false, true, true),
             "reg",
             c ->
                 new Call(
@@ -313,7 +324,7 @@ class AuthorizationMatrixIT {
             "register view",
             Need.WRITE_NAMESPACE,
             200,
-            new Fixture(false, false, false, true),
+            new Fixture(false, false, false, true, true),
             "regv",
             c ->
                 new Call(
@@ -763,6 +774,23 @@ class AuthorizationMatrixIT {
               .get("metadata-location")
               .asText();
       expect(204, a.uri(), "DELETE", base + "/views/gonev", admin, null);
+      if (fixture.expunged()) {
+        for (String kind : List.of("table", "view")) {
+          expect(
+              204,
+              a.uri(),
+              "POST",
+              "/management/v1/warehouses/" + WH + "/deleted/expunge",
+              admin,
+              "{\"kind\":\""
+                  + kind
+                  + "\",\"namespace\":[\""
+                  + ns
+                  + "\"],\"name\":\""
+                  + (kind.equals("table") ? "gone" : "gonev")
+                  + "\",\"retain-data\":true}");
+        }
+      }
     }
     return new Ctx(ns, droppedTable, droppedView);
   }

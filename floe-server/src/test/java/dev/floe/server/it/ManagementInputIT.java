@@ -86,7 +86,11 @@ class ManagementInputIT {
             "etl2\\t",
             "etl\\r\\nadmin",
             "",
-            "a".repeat(256))) {
+            "a".repeat(256),
+            // Look-alikes of admin: full-width, a full-width D, a zero-width space.
+            "\uff41\uff44\uff4d\uff49\uff4e",
+            "a\uff24min",
+            "admin\u200b")) {
       AuthHttp.Response refused = send("POST", MGMT + "/principals", "{\"name\":\"" + name + "\"}");
       assertError(refused, 400, "BadRequestException");
     }

@@ -318,6 +318,78 @@ class RecoverableDropIT {
         .contains("\"ledger\"", "\"ledger_2025\"", "\"summary\"", "\"summary_2025\"");
   }
 
+  /**
+   * A writer of one namespace cannot end a kept table's recovery period in another by registering,
+   * from its own area, a metadata file carrying that table's uuid: the register is 409 and the kept
+   * table stays restorable. A manager of the kept table's namespace may, at its own location.
+   */
+  @Test
+  void aRegisterTakesAKeptTableOverOnlyForAManagerOfItsNamespace() throws Exception {
+    AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"vault\"]}");
+    AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"mine\"]}");
+    String writer = AuthHttp.principalWithToken(floe.uri(), admin, "mallory");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/default/grants",
+        admin,
+        "{\"principal\":\"mallory\",\"namespace\":[\"mine\"],\"action\":\"write\"}");
+    String metadata = createIn("default", "vault", "ledger");
+    String uuid =
+        AuthHttp.expect(
+                200, floe.uri(), "GET", "/v1/default/namespaces/vault/tables/ledger", admin, null)
+            .json()
+            .path("metadata")
+            .path("table-uuid")
+            .asText();
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/vault/tables/ledger", admin, null);
+    // The same document, its location moved into the writer's own area.
+    Path mine = Path.of(URI.create(floe.warehouseRoot())).resolve("mine").resolve("stolen");
+    Files.createDirectories(mine.resolve("metadata"));
+    Path copy = mine.resolve("metadata").resolve("00000-copy.metadata.json");
+    Files.writeString(
+        copy,
+        Files.readString(Path.of(URI.create(metadata)))
+            .replace(
+                tableDir(metadata).toUri().toString().replaceAll("/$", ""),
+                mine.toUri().toString().replaceAll("/$", "")));
+
+    Response taken =
+        AuthHttp.send(
+            floe.uri(),
+            "POST",
+            "/v1/default/namespaces/mine/register",
+            writer,
+            "{\"name\":\"stolen\",\"metadata-location\":\"" + copy.toUri() + "\"}");
+
+    assertThat(taken.status()).as(taken.body()).isEqualTo(409);
+    assertThat(taken.body()).doesNotContain("vault");
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        DELETED + "/restore",
+        admin,
+        "{\"kind\":\"table\",\"namespace\":[\"vault\"],\"name\":\"ledger\"}");
+    assertThat(
+            AuthHttp.expect(
+                    200,
+                    floe.uri(),
+                    "GET",
+                    "/v1/default/namespaces/vault/tables/ledger",
+                    admin,
+                    null)
+                .json()
+                .path("metadata")
+                .path("table-uuid")
+                .asText())
+        .isEqualTo(uuid);
+  }
+
   @Test
   void aTableDroppedWithPurgeKeepsItsFilesWhileItIsKept() throws Exception {
     String metadata = createIn("default", "db", "doomed");

@@ -104,6 +104,26 @@ public final class AccessSnapshot {
     return level;
   }
 
+  /**
+   * Where the principal holds {@code manage} in a warehouse: each namespace (with those below it)
+   * it holds a {@code manage} grant on, or one empty namespace (all of them) for the warehouse's
+   * {@code admin} role.
+   */
+  public List<List<String>> managedNamespaces(String principal, String warehouse) {
+    if (roleAction(principal, warehouse).orElse(null) == Action.MANAGE) {
+      return List.of(List.of());
+    }
+    List<List<String>> managed = new ArrayList<>();
+    for (GrantEntry grant : grantsByPrincipal.getOrDefault(principal, List.of())) {
+      if (grant.warehouse().equals(warehouse)
+          && grant.table() == null
+          && grant.action() == Action.MANAGE) {
+        managed.add(grant.namespace());
+      }
+    }
+    return managed;
+  }
+
   /** The namespace or one of its ancestors is {@code AUTHENTICATED_PUBLIC}. */
   public boolean isPublic(String warehouse, List<String> namespace) {
     return publicNamespaces.getOrDefault(warehouse, List.of()).stream()
