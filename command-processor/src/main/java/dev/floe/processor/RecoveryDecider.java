@@ -254,14 +254,18 @@ public final class RecoveryDecider {
   }
 
   /**
-   * Why a register may not take these kept entities over, if it may not: only where the caller
-   * holds {@code manage} (as an expunge needs), and only at a location the kept entity holds, so
-   * that no two entities ever share a uuid. The message names no namespace the caller gave not.
+   * Why a register may not take these kept entities over, if it may not: under the kept entity's
+   * own name (Iceberg's drop and register of the same metadata, which its suites and engines'
+   * unregister/register procedures do, by a writer of the namespace), or else only where the caller
+   * holds {@code manage} (as an expunge needs); and in both cases only at a location the kept
+   * entity holds, so that no two entities ever share a uuid. The message names no namespace the
+   * caller did not.
    */
   static Optional<Rejection> takeOverProblem(
       Directory directory,
       LocationAuthority locations,
       List<DeletedEntity> superseded,
+      TableIdentifier target,
       List<List<String>> managed,
       String location,
       String what) {
@@ -273,13 +277,13 @@ public final class RecoveryDecider {
                   scope ->
                       scope.size() <= namespace.size()
                           && namespace.subList(0, scope.size()).equals(scope));
-      if (!manages) {
+      if (!manages && !kept.identifier().equals(target)) {
         return Optional.of(
             Rejection.of(
                 TABLE_ALREADY_EXISTS,
-                "The %s's uuid %s belongs to a dropped %s kept for its recovery period: only a"
-                    + " principal with manage on its namespace may register it over that one"
-                    + " (or restore it)",
+                "The %s's uuid %s belongs to a dropped %s kept for its recovery period: register"
+                    + " it under its own name, or as a principal with manage on its namespace (or"
+                    + " restore it)",
                 what,
                 kept.uuid(),
                 what));

@@ -194,6 +194,7 @@ final class TableNameDecider {
             directory,
             locations,
             superseded,
+            c.identifier(),
             c.managedNamespaces(),
             c.metadata().location(),
             "table");

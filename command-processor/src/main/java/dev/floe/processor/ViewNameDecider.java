@@ -111,6 +111,7 @@ final class ViewNameDecider {
             directory,
             locations,
             superseded,
+            c.identifier(),
             c.managedNamespaces(),
             c.metadata().path("location").asText(""),
             "view");

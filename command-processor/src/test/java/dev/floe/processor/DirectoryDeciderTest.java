@@ -648,7 +648,7 @@ class DirectoryDeciderTest {
     }
 
     @Test
-    void aRegisterTakesAKeptTableOverOnlyForAManagerAndOnlyAtItsLocation() {
+    void aRegisterTakesAKeptTableOverUnderItsNameOrForAManagerAndOnlyAtItsLocation() {
       directory.givenNamespace(DB, Map.of(), 1);
       directory.givenNamespace(Namespace.of("other"), Map.of(), 1);
       TableMetadata metadata =
@@ -683,6 +683,21 @@ class DirectoryDeciderTest {
       assertThat(byOtherManager.reply().rejection().code())
           .isEqualTo(RejectionCode.TABLE_ALREADY_EXISTS);
       assertThat(elsewhere.reply().rejection().message()).contains("never given to two");
+      Decision underItsOwnName =
+          DirectoryDecider.decide(
+              directory,
+              LOCATIONS,
+              new RegisterTableCommand(
+                  header("c-71"),
+                  WAREHOUSE,
+                  TableIdentifier.of(DB, "kept"),
+                  file,
+                  metadata,
+                  false,
+                  List.of()));
+      assertThat(underItsOwnName.isRejected())
+          .as("a writer's drop and register of the same name: %s", underItsOwnName.reply())
+          .isFalse();
       assertThat(byManager.isRejected()).as("%s", byManager.reply()).isFalse();
       assertThat(byManager.events())
           .singleElement()
