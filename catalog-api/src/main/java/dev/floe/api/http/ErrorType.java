@@ -29,15 +29,16 @@ public enum ErrorType {
   REQUEST_TOO_LARGE(413, "RequestTooLargeException"),
   URI_TOO_LONG(414, "UriTooLongException"),
   UNPROCESSABLE_ENTITY(422, "UnprocessableEntityException"),
+  TOO_MANY_REQUESTS(429, "TooManyRequestsException"),
   REQUEST_HEADER_FIELDS_TOO_LARGE(431, "RequestHeaderFieldsTooLargeException"),
   INTERNAL_SERVER_ERROR(500, "InternalServerError"),
   /** The change applied, but its answer cannot be produced. */
   COMMIT_STATE_UNKNOWN(500, "CommitStateUnknownException"),
   SERVICE_UNAVAILABLE(503, "ServiceUnavailableException"),
   /**
-   * The partition that answers the key is moving to another instance (its owner silent or gone,
-   * its store rebalancing): the same answer as {@link #SERVICE_UNAVAILABLE}, but a read that gets
-   * it is tried again on the instance for a while (PatientReads).
+   * The partition that answers the key is moving to another instance (its owner silent or gone, its
+   * store rebalancing): the same answer as {@link #SERVICE_UNAVAILABLE}, but a read that gets it is
+   * tried again on the instance for a while (PatientReads).
    */
   PARTITION_MOVING(503, "ServiceUnavailableException"),
   /** The command log failed under the command: it may or may not have been applied. */

@@ -16,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One open event stream ({@code GET /v1/{prefix}/events/stream}): reads what is new whenever the
  * instance's tail says the log has news (or a keep-alive period passed), writes it as Server-Sent
- * Events whose ids are continuation tokens, until the client goes away.
+ * Events whose ids are continuation tokens, until the client goes away or its token stops holding
+ * (checked at every read and keep-alive).
  */
 final class EventStream {
   /** How often an idle stream writes a comment, which keeps proxies and idle timeouts away. */
@@ -36,6 +37,7 @@ final class EventStream {
   private boolean closed;
   private Runnable unlisten = () -> {};
   private long keepAlive = -1;
+  private long lifetime = -1;
 
   EventStream(
       EventsHandlers handlers,
@@ -64,11 +66,21 @@ final class EventStream {
     Vertx vertx = handlers.catalog().vertx();
     Context context = vertx.getOrCreateContext();
     unlisten = handlers.tail().listen(() -> context.runOnContext(v -> read()));
+    lifetime =
+        vertx.setTimer(
+            handlers.catalog().config().http().maxStreamLifetime().toMillis(),
+            id -> {
+              if (!closed) {
+                // The client reconnects after the retry hint, with Last-Event-ID: nothing is lost.
+                response.write(": the stream's lifetime is over: resume with Last-Event-ID\n\n");
+                close();
+              }
+            });
     keepAlive =
         vertx.setPeriodic(
             KEEP_ALIVE.toMillis(),
             id -> {
-              if (!closed) {
+              if (!closed && stillAuthenticated()) {
                 response.write(": keep-alive\n\n");
                 // A missed notification costs at most one keep-alive period.
                 read();
@@ -78,7 +90,7 @@ final class EventStream {
   }
 
   private void read() {
-    if (closed) {
+    if (closed || !stillAuthenticated()) {
       return;
     }
     if (reading || response.writeQueueFull()) {
@@ -97,7 +109,9 @@ final class EventStream {
         .onComplete(
             result -> {
               reading = false;
-              if (closed) {
+              // Checked again before anything is written: the token may have gone while the page
+              // was read.
+              if (closed || !stillAuthenticated()) {
                 return;
               }
               if (result.failed()) {
@@ -122,6 +136,26 @@ final class EventStream {
             });
   }
 
+  /**
+   * False, after ending the stream with an {@code error} event (401), once the token it was opened
+   * with no longer holds: revoked, expired, its principal deleted, an OIDC token past {@code exp}.
+   */
+  private boolean stillAuthenticated() {
+    String problem = request.credentialsProblem();
+    if (problem == null) {
+      return true;
+    }
+    ApiException refused = ApiException.notAuthenticated(problem);
+    ObjectNode error = FloeJson.mapper().createObjectNode();
+    error
+        .put("message", refused.getMessage())
+        .put("type", refused.type())
+        .put("code", refused.status());
+    response.write("event: error\ndata: " + error + "\n\n");
+    close();
+    return false;
+  }
+
   private void fail(Throwable cause) {
     if (cause instanceof ApiException gone && gone.errorType() == ErrorType.GONE) {
       ObjectNode error = FloeJson.mapper().createObjectNode();
@@ -143,6 +177,9 @@ final class EventStream {
     unlisten.run();
     if (keepAlive >= 0) {
       handlers.catalog().vertx().cancelTimer(keepAlive);
+    }
+    if (lifetime >= 0) {
+      handlers.catalog().vertx().cancelTimer(lifetime);
     }
     if (!response.ended() && !response.closed()) {
       response.end();

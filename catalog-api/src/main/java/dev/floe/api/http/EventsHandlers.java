@@ -37,6 +37,7 @@ final class EventsHandlers {
   private final EventLogPages pages;
   private final EventTail tail;
   private final AtomicInteger waiting = new AtomicInteger();
+  private final StreamSlots slots;
   private WorkerExecutor executor;
 
   /** The most requests that may wait for the log's readers at once. */
@@ -46,6 +47,9 @@ final class EventsHandlers {
     this.catalog = catalog;
     this.pages = pages;
     this.tail = tail;
+    this.slots =
+        new StreamSlots(
+            catalog.config().http().maxStreams(), catalog.config().http().maxStreamsPerPrincipal());
   }
 
   Future<HttpResult> handleEvents(RequestContext request) {
@@ -73,6 +77,13 @@ final class EventsHandlers {
    */
   Future<HttpResult> handleStream(RequestContext request) {
     EventRequest prepared = prepare(request, EventQuery.fromStream(request));
+    Runnable release;
+    try {
+      release = slots.acquire(request.principalName());
+    } catch (ApiException full) {
+      request.response().putHeader("Retry-After", "5");
+      throw full;
+    }
     Future<List<Long>> start =
         prepared.from() != null || prepared.since() != null
             ? Future.succeededFuture(prepared.from())
@@ -81,7 +92,7 @@ final class EventsHandlers {
     start
         .onSuccess(from -> new EventStream(this, request, prepared, from, done).begin())
         .onFailure(done::fail);
-    return done.future().recover(EventsHandlers::gone);
+    return done.future().onComplete(ended -> release.run()).recover(EventsHandlers::gone);
   }
 
   /** Reads one page for the request, on the endpoint's readers. */

@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.api.auth.Authenticator;
 import dev.floe.api.auth.Caller;
 import dev.floe.client.Uuid7;
 import io.vertx.core.buffer.Buffer;
@@ -82,6 +83,37 @@ public final class RequestContext {
 
   void caller(Caller caller) {
     this.caller = caller;
+  }
+
+  /** How to authenticate the request's credentials again, now. */
+  @FunctionalInterface
+  interface Reauthentication {
+    Caller authenticate() throws Authenticator.NotAuthenticatedException;
+  }
+
+  private Reauthentication reauthentication;
+
+  void reauthentication(Reauthentication again) {
+    this.reauthentication = again;
+  }
+
+  /**
+   * Why the request's credentials no longer hold (a token revoked or expired, its principal
+   * deleted, an OIDC token past its {@code exp}, or now another principal's), or null while they
+   * do. For answers that outlive the request: an event stream asks at every read and keep-alive.
+   */
+  String credentialsProblem() {
+    if (reauthentication == null) {
+      return null;
+    }
+    try {
+      Caller now = reauthentication.authenticate();
+      return caller != null && now.name().equals(caller.name())
+          ? null
+          : "The token now names another principal";
+    } catch (Authenticator.NotAuthenticatedException e) {
+      return e.getMessage();
+    }
   }
 
   /** The caller's name for the log and the audit: {@code unauthenticated} when there is none. */

@@ -252,7 +252,10 @@ public final class RestRouter {
     response.putHeader("X-Request-Id", context.requestId());
     if (!route.open()) {
       try {
-        context.caller(authenticator.authenticate(request.getHeader("Authorization")));
+        String authorization = request.getHeader("Authorization");
+        context.caller(authenticator.authenticate(authorization));
+        // A long-lived answer (an event stream) asks again whether the token still holds.
+        context.reauthentication(() -> authenticator.authenticate(authorization));
       } catch (Authenticator.NotAuthenticatedException e) {
         response.putHeader("WWW-Authenticate", "Bearer");
         failAudited(context, route, ApiException.notAuthenticated(e.getMessage()));

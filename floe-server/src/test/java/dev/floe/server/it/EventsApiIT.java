@@ -336,6 +336,44 @@ class EventsApiIT {
     assertThat(bad.status()).isEqualTo(400);
   }
 
+  /**
+   * A stream outlives no token: once the token it was opened with is revoked, the stream ends with
+   * an {@code error} event (401) at its next read, and delivers nothing more.
+   */
+  @Test
+  @Order(3)
+  void aStreamEndsWithAnErrorOnceItsTokenIsRevoked() throws Exception {
+    AuthHttp.expect(
+        201, floe.uri(), "POST", "/management/v1/principals", admin, "{\"name\":\"rhea\"}");
+    grant("rhea", "[\"ev\"],\"table\":\"t1\"");
+    JsonNode issued =
+        AuthHttp.expect(
+                201, floe.uri(), "POST", "/management/v1/principals/rhea/tokens", admin, "{}")
+            .json();
+    String query = "?object-types=table&catalog-objects-by-name=ev%1Ft1";
+    try (SseClient live = new SseClient(issued.path("token").asText(), query, null)) {
+      live.awaitOpen();
+      commitTo("t1");
+      assertThat(live.next(Duration.ofSeconds(5)).has("event-id")).isTrue();
+
+      AuthHttp.expect(
+          204,
+          floe.uri(),
+          "DELETE",
+          "/management/v1/tokens/" + issued.path("id").asText(),
+          admin,
+          null);
+      commitTo("t1");
+
+      // The error event's data is the error object, as for the stream's other error events.
+      JsonNode ended = live.next(Duration.ofSeconds(20));
+      assertThat(ended.path("code").asInt()).as("%s", live.received()).isEqualTo(401);
+      assertThat(ended.path("type").asText()).isEqualTo("NotAuthorizedException");
+      assertThat(live.awaitEnd(Duration.ofSeconds(5))).as("the server ended the stream").isTrue();
+      assertThat(live.received()).as("nothing after the revocation").hasSize(2);
+    }
+  }
+
   @Test
   @Order(4)
   void theTailCommandReadsTheEndpointWithoutKafka() throws Exception {
@@ -414,6 +452,7 @@ class EventsApiIT {
     private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
     private final List<JsonNode> received = new CopyOnWriteArrayList<>();
     private final CountDownLatch open = new CountDownLatch(1);
+    private final CountDownLatch end = new CountDownLatch(1);
     private final CompletableFuture<HttpResponse<Stream<String>>> response;
     private volatile String lastId;
     private volatile String pendingId;
@@ -450,7 +489,13 @@ class EventsApiIT {
                         }
                       }
                     });
+            end.countDown();
           });
+    }
+
+    /** Whether the server ended the stream within {@code wait}. */
+    boolean awaitEnd(Duration wait) throws InterruptedException {
+      return end.await(wait.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     void awaitOpen() throws InterruptedException {
