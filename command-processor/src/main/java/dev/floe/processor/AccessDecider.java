@@ -167,43 +167,20 @@ public final class AccessDecider {
       }
       return Optional.empty();
     }
-    if (change instanceof AccessChange.MoveTableGrants c) {
-      carryGrants(
-          state,
-          c.warehouse(),
-          AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName()),
-          c.toNamespace(),
-          c.toName(),
-          false,
-          writes);
-      return Optional.empty();
-    }
-    if (change instanceof AccessChange.CopyTableGrants c) {
-      carryGrants(
-          state,
-          c.warehouse(),
-          AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName()),
-          c.toNamespace(),
-          c.toName(),
-          true,
-          writes);
+    if (change instanceof AccessChange.TableGrants c) {
+      carryGrants(state, c, c instanceof AccessChange.CopyTableGrants, writes);
       return Optional.empty();
     }
     throw new IllegalArgumentException("Unknown access change: " + change);
   }
 
   /**
-   * Each grant on the old name ({@code from}, its grant prefix) goes to the new one, and leaves the
-   * old name unless {@code keepSource}; where both names have one, the wider action stays.
+   * Each grant on the old name goes to the new one, and leaves the old name unless {@code
+   * keepSource}; where both names have one, the wider action stays.
    */
   private static void carryGrants(
-      State state,
-      String warehouse,
-      String from,
-      List<String> toNamespace,
-      String toName,
-      boolean keepSource,
-      Map<String, Entry> writes) {
+      State state, AccessChange.TableGrants c, boolean keepSource, Map<String, Entry> writes) {
+    String from = AccessEntries.grantTargetPrefix(c.warehouse(), c.fromNamespace(), c.fromName());
     for (Entry entry : state.withPrefix(from)) {
       if (!(entry instanceof GrantEntry grant)) {
         continue;
@@ -211,15 +188,16 @@ public final class AccessDecider {
       if (!keepSource) {
         writes.put(grant.key(), null);
       }
-      String target = AccessEntries.grantKey(warehouse, toNamespace, toName, grant.principal());
-      AccessEntries.Action action = grant.action();
-      Optional<Entry> existing = state.get(target);
-      if (existing.isPresent() && existing.get() instanceof GrantEntry there) {
-        if (there.action().covers(action)) {
-          continue; // nothing to widen
-        }
+      String target =
+          AccessEntries.grantKey(c.warehouse(), c.toNamespace(), c.toName(), grant.principal());
+      if (state.get(target).orElse(null) instanceof GrantEntry there
+          && there.action().covers(grant.action())) {
+        continue; // the new name's grant is as wide already
       }
-      writes.put(target, new GrantEntry(warehouse, grant.principal(), toNamespace, toName, action));
+      writes.put(
+          target,
+          new GrantEntry(
+              c.warehouse(), grant.principal(), c.toNamespace(), c.toName(), grant.action()));
     }
   }
 

@@ -4,6 +4,8 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.state.TableState;
+import dev.floe.processor.step.MoveGrantsStep;
+import dev.floe.processor.step.RestoreStep;
 import dev.floe.processor.step.Step;
 import java.util.List;
 import org.apache.iceberg.TableMetadata;
@@ -78,7 +80,31 @@ public record Decision(
   }
 
   public static Decision step(Step step) {
-    return new Decision(List.of(), List.of(step), null, null, false, false);
+    return step(List.of(), step);
+  }
+
+  /** These events, then a step that a later key finishes (and answers). */
+  public static Decision step(List<CatalogEvent> events, Step step) {
+    return new Decision(events, List.of(step), null, null, false, false);
+  }
+
+  /**
+   * A table or view installed by a restore. Under its own name it is answered here; under another
+   * ({@code as}) the old name's grants follow it there, as a rename's do, and the restore is
+   * answered once they have.
+   */
+  public static Decision restored(CatalogEvent event, TableState state, RestoreStep step) {
+    CommandReply reply =
+        CommandReply.restored(
+            step.header().commandId(), state.metadataLocation(), state.tableUuid());
+    if (step.source().equals(step.destination())) {
+      return new Decision(List.of(event), List.of(), reply, state, false, false);
+    }
+    return renamed(
+        List.of(event),
+        state,
+        new MoveGrantsStep(
+            step.header(), step.warehouse(), step.source(), step.destination(), true, reply));
   }
 
   /**

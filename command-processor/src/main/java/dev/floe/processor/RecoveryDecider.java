@@ -19,10 +19,6 @@ import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
-import dev.floe.infra.storage.authority.Claims;
-import dev.floe.infra.storage.authority.LocationAuthority;
-import dev.floe.infra.storage.location.InvalidLocationException;
-import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.RestoreStep;
 import java.nio.charset.StandardCharsets;
@@ -32,7 +28,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Predicate;
 import org.apache.iceberg.catalog.Namespace;
@@ -209,147 +204,7 @@ public final class RecoveryDecider {
         .toString();
   }
 
-  /**
-   * The kept tables of the warehouse that are the table of this uuid: a register of that table's
-   * metadata takes their files over, so they are expunged (their data retained) in its decision.
-   */
-  static List<DeletedEntity> sameTable(Directory directory, String kind, String uuid) {
-    if (uuid == null) {
-      return List.of();
-    }
-    return directory.deleted().stream()
-        .filter(e -> e.kind().equals(kind) && uuid.equals(e.uuid()))
-        .toList();
-  }
-
-  /**
-   * The kept tables (or views) of this name whose locations {@code location} overlaps. A create of
-   * the same name there (a drop and a re-create at an explicit location, as Hive-style {@code
-   * CREATE TABLE … LOCATION} and Iceberg's own suites do) takes those locations over: they are
-   * expunged in its decision, their data retained, as when a register takes a kept table's files
-   * over. A kept entity of another name still holds its locations.
-   */
-  static List<DeletedEntity> sameNameAt(
-      Directory directory,
-      LocationAuthority locations,
-      String kind,
-      TableIdentifier identifier,
-      String location) {
-    return directory.deleted(identifier).stream()
-        .filter(e -> e.kind().equals(kind))
-        .filter(e -> overlaps(directory, locations, e, location))
-        .toList();
-  }
-
-  /** Whether {@code location} equals, contains or lies inside a location the kept entity holds. */
-  private static boolean overlaps(
-      Directory directory, LocationAuthority locations, DeletedEntity kept, String location) {
-    try {
-      return locations
-          .overlapProblem(Location.parse(location), only(directory.claims(), kept.key()), null)
-          .isPresent();
-    } catch (InvalidLocationException e) {
-      return false; // the placement check refuses it
-    }
-  }
-
-  /**
-   * Why a register may not take these kept entities over, if it may not: under the kept entity's
-   * own name (Iceberg's drop and register of the same metadata, which its suites and engines'
-   * unregister/register procedures do, by a writer of the namespace), or else only where the caller
-   * holds {@code manage} (as an expunge needs); and in both cases only at a location the kept
-   * entity holds, so that no two entities ever share a uuid. The message names no namespace the
-   * caller did not.
-   */
-  static Optional<Rejection> takeOverProblem(
-      Directory directory,
-      LocationAuthority locations,
-      List<DeletedEntity> superseded,
-      TableIdentifier target,
-      List<List<String>> managed,
-      String location,
-      String what) {
-    for (DeletedEntity kept : superseded) {
-      List<String> namespace = List.of(kept.identifier().namespace().levels());
-      boolean manages =
-          managed.stream()
-              .anyMatch(
-                  scope ->
-                      scope.size() <= namespace.size()
-                          && namespace.subList(0, scope.size()).equals(scope));
-      if (!manages && !kept.identifier().equals(target)) {
-        return Optional.of(
-            Rejection.of(
-                TABLE_ALREADY_EXISTS,
-                "The %s's uuid %s belongs to a dropped %s kept for its recovery period: register"
-                    + " it under its own name, or as a principal with manage on its namespace (or"
-                    + " restore it)",
-                what,
-                kept.uuid(),
-                what));
-      }
-      if (!overlaps(directory, locations, kept, location)) {
-        return Optional.of(
-            Rejection.of(
-                TABLE_ALREADY_EXISTS,
-                "The %s's uuid %s belongs to a dropped %s kept for its recovery period, at another"
-                    + " location: a uuid is never given to two %ss",
-                what,
-                kept.uuid(),
-                what,
-                what));
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** The expunges of {@code superseded}, their data retained. */
-  static List<CatalogEvent> supersede(
-      List<DeletedEntity> superseded, String warehouse, CommandHeader header) {
-    return superseded.stream()
-        .map(
-            e ->
-                (CatalogEvent)
-                    expunged(warehouse, e, false, header.commandId(), header.principal()))
-        .toList();
-  }
-
-  /** {@code claims} without the locations the {@code superseded} entities hold. */
-  static Claims without(Claims claims, List<DeletedEntity> superseded) {
-    if (superseded.isEmpty()) {
-      return claims;
-    }
-    Set<String> holders = Set.copyOf(superseded.stream().map(DeletedEntity::key).toList());
-    Predicate<String> kept = holder -> !holders.contains(holder);
-    return new Claims() {
-      @Override
-      public Optional<String> holderAt(String canonical) {
-        return claims.holderAt(canonical).filter(kept);
-      }
-
-      @Override
-      public Optional<String> holderUnder(String canonical, Predicate<String> counts) {
-        return claims.holderUnder(canonical, counts.and(kept));
-      }
-    };
-  }
-
-  /** The locations of {@code claims} that {@code holder} holds. */
-  private static Claims only(Claims claims, String holder) {
-    return new Claims() {
-      @Override
-      public Optional<String> holderAt(String canonical) {
-        return claims.holderAt(canonical).filter(holder::equals);
-      }
-
-      @Override
-      public Optional<String> holderUnder(String canonical, Predicate<String> counts) {
-        return claims.holderUnder(canonical, counts.and(holder::equals));
-      }
-    };
-  }
-
-  private static CatalogEvent expunged(
+  static CatalogEvent expunged(
       String warehouse, DeletedEntity entity, boolean mayPurge, String id, String principal) {
     if (entity.isNamespace()) {
       return new NamespaceExpungedEvent(

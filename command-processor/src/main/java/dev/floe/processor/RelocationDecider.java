@@ -55,7 +55,7 @@ public final class RelocationDecider {
     List<DeletedEntity> superseded = new ArrayList<>();
     for (String location : requested(c.change())) {
       for (DeletedEntity kept :
-          RecoveryDecider.sameNameAt(
+          TakeOver.sameNameAt(
               directory,
               locations,
               view ? DeletedEntity.VIEW : DeletedEntity.TABLE,
@@ -66,7 +66,7 @@ public final class RelocationDecider {
         }
       }
     }
-    Claims claims = RecoveryDecider.without(directory.claims(), superseded);
+    Claims claims = TakeOver.without(directory.claims(), superseded);
     for (String location : requested(c.change())) {
       Optional<String> problem;
       try {
@@ -89,13 +89,9 @@ public final class RelocationDecider {
         held.add(location);
       }
     }
-    return new Decision(
-        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
-        List.of(new CommitRelocatedStep(c.header(), c.warehouse(), identifier, c.change(), held)),
-        null,
-        null,
-        false,
-        false);
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
+        new CommitRelocatedStep(c.header(), c.warehouse(), identifier, c.change(), held));
   }
 
   /** Why the entity may not hold this location too, if it may not. */

@@ -8,7 +8,6 @@ import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
-import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
@@ -59,11 +58,11 @@ final class TableNameDecider {
       return Decision.rejected(id, Rejection.invalid(e));
     }
     List<DeletedEntity> superseded =
-        RecoveryDecider.sameNameAt(
+        TakeOver.sameNameAt(
             directory, locations, DeletedEntity.TABLE, c.identifier(), table.metadata().location());
     Optional<Rejection> badLocation =
         Placement.check(
-            RecoveryDecider.without(directory.claims(), superseded),
+            TakeOver.without(directory.claims(), superseded),
             locations,
             root,
             table.metadata().location(),
@@ -78,23 +77,10 @@ final class TableNameDecider {
       return Decision.reply(
           List.of(), CommandReply.staged(id, TableMetadataParser.toJson(table.metadata())));
     }
-    return created(
-        c.header(),
-        superseded,
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
         new CreateTableStep(
             c.header(), c.warehouse(), c.identifier(), table.metadata(), table.metadataLocation()));
-  }
-
-  /** The create's step, after the expunges of the kept tables whose locations it takes over. */
-  private static Decision created(
-      CommandHeader header, List<DeletedEntity> superseded, CreateTableStep step) {
-    return new Decision(
-        RecoveryDecider.supersede(superseded, step.warehouse(), header),
-        List.of(step),
-        null,
-        null,
-        false,
-        false);
   }
 
   /** Mirrors Iceberg's {@code CatalogHandlers.create}: build from empty, apply the updates. */
@@ -139,12 +125,12 @@ final class TableNameDecider {
           id, new Rejection(INVALID_REQUEST, "Cannot create a table without a location"));
     }
     List<DeletedEntity> superseded =
-        RecoveryDecider.sameNameAt(
+        TakeOver.sameNameAt(
             directory, locations, DeletedEntity.TABLE, c.identifier(), metadata.location());
     Optional<Rejection> badLocation =
         Placement.checkInArea(
             directory,
-            RecoveryDecider.without(directory.claims(), superseded),
+            TakeOver.without(directory.claims(), superseded),
             locations,
             c.warehouse(),
             c.identifier().namespace(),
@@ -155,9 +141,8 @@ final class TableNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return created(
-        c.header(),
-        superseded,
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
         new CreateTableStep(
             c.header(),
             c.warehouse(),
@@ -188,9 +173,9 @@ final class TableNameDecider {
     // (the same uuid) gives its files over, to a caller who manages its namespace and at its own
     // location: it is expunged, its data retained.
     List<DeletedEntity> superseded =
-        RecoveryDecider.sameTable(directory, DeletedEntity.TABLE, c.metadata().uuid());
+        TakeOver.sameTable(directory, DeletedEntity.TABLE, c.metadata().uuid());
     Optional<Rejection> refused =
-        RecoveryDecider.takeOverProblem(
+        TakeOver.takeOverProblem(
             directory,
             locations,
             superseded,
@@ -205,20 +190,15 @@ final class TableNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return new Decision(
-        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
-        List.of(
-            new RegisterTableStep(
-                c.header(),
-                c.warehouse(),
-                c.identifier(),
-                c.metadata(),
-                c.metadataLocation(),
-                c.overwrite())),
-        null,
-        null,
-        false,
-        false);
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
+        new RegisterTableStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            c.metadata(),
+            c.metadataLocation(),
+            c.overwrite()));
   }
 
   static Decision drop(Directory directory, DropTableCommand c) {
@@ -282,7 +262,7 @@ final class TableNameDecider {
     TableMetadata metadata = c.metadata();
     return Placement.checkRegistered(
         directory,
-        RecoveryDecider.without(directory.claims(), superseded),
+        TakeOver.without(directory.claims(), superseded),
         locations,
         c.warehouse(),
         c.identifier().namespace(),

@@ -223,17 +223,7 @@ public final class ViewDecider {
             id,
             step.header().principal(),
             state.sequence());
-    CommandReply reply = CommandReply.restored(id, state.metadataLocation(), state.tableUuid());
-    if (!step.source().equals(step.destination())) {
-      // Under another name: the grants of the old name follow it there, as a rename's do, and the
-      // restore is acknowledged once they have.
-      return Decision.renamed(
-          List.of(event),
-          state,
-          new MoveGrantsStep(
-              step.header(), step.warehouse(), step.source(), step.destination(), true, reply));
-    }
-    return new Decision(List.of(event), List.of(), reply, state, false, false);
+    return Decision.restored(event, state, step);
   }
 
   public static Decision moveOut(TableState existing, MoveOutStep step) {

@@ -66,11 +66,11 @@ final class ViewNameDecider {
     // lies inside the storage root and overlaps no other entity's, as a table's does.
     // A view of the same name dropped and kept there gives its location over, as for a table.
     List<DeletedEntity> superseded =
-        RecoveryDecider.sameNameAt(
+        TakeOver.sameNameAt(
             directory, locations, DeletedEntity.VIEW, c.identifier(), metadata.location());
     Optional<Rejection> badLocation =
         Placement.check(
-            RecoveryDecider.without(directory.claims(), superseded),
+            TakeOver.without(directory.claims(), superseded),
             locations,
             root,
             metadata.location(),
@@ -80,19 +80,14 @@ final class ViewNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(id, badLocation.get());
     }
-    return new Decision(
-        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
-        List.of(
-            new CreateViewStep(
-                c.header(),
-                c.warehouse(),
-                c.identifier(),
-                json(metadata),
-                metadataLocation(metadata, 0, id))),
-        null,
-        null,
-        false,
-        false);
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
+        new CreateViewStep(
+            c.header(),
+            c.warehouse(),
+            c.identifier(),
+            json(metadata),
+            metadataLocation(metadata, 0, id)));
   }
 
   static Decision register(
@@ -104,10 +99,10 @@ final class ViewNameDecider {
     // A dropped view kept for its recovery period whose metadata this is gives its location over,
     // as for a table: it is expunged.
     List<DeletedEntity> superseded =
-        RecoveryDecider.sameTable(
+        TakeOver.sameTable(
             directory, DeletedEntity.VIEW, c.metadata().path("view-uuid").asText(null));
     Optional<Rejection> refused =
-        RecoveryDecider.takeOverProblem(
+        TakeOver.takeOverProblem(
             directory,
             locations,
             superseded,
@@ -122,15 +117,10 @@ final class ViewNameDecider {
     if (badLocation.isPresent()) {
       return Decision.rejected(c.header().commandId(), badLocation.get());
     }
-    return new Decision(
-        RecoveryDecider.supersede(superseded, c.warehouse(), c.header()),
-        List.of(
-            new RegisterViewStep(
-                c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation())),
-        null,
-        null,
-        false,
-        false);
+    return Decision.step(
+        TakeOver.supersede(superseded, c.warehouse(), c.header()),
+        new RegisterViewStep(
+            c.header(), c.warehouse(), c.identifier(), c.metadata(), c.metadataLocation()));
   }
 
   static Decision drop(Directory directory, DropViewCommand c) {
@@ -195,7 +185,7 @@ final class ViewNameDecider {
         .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
     return Placement.checkRegistered(
         directory,
-        RecoveryDecider.without(directory.claims(), superseded),
+        TakeOver.without(directory.claims(), superseded),
         locations,
         c.warehouse(),
         c.identifier().namespace(),

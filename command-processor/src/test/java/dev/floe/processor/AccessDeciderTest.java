@@ -170,16 +170,7 @@ class AccessDeciderTest {
     // A sibling whose name starts like the moved one keeps its grants.
     apply(new AccessChange.Grant("wh", "alice", List.of("db"), "t2", Action.READ));
     apply(new AccessChange.MoveTableGrants("wh", List.of("db"), "t", List.of("other"), "u"));
-    Map<String, Action> grants = new TreeMap<>();
-    store.values().stream()
-        .filter(GrantEntry.class::isInstance)
-        .map(GrantEntry.class::cast)
-        .forEach(
-            g ->
-                grants.put(
-                    g.principal() + " " + AccessEntries.target(g.namespace(), g.table()),
-                    g.action()));
-    assertThat(grants)
+    assertThat(grants())
         .containsExactlyInAnyOrderEntriesOf(
             Map.of(
                 "alice other.u", Action.WRITE,

@@ -4,14 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.infra.testing.FloeProcess;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class SparkEndToEndIT {
   private static final String DELETED = "/management/v1/warehouses/default/deleted";
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path tempDir;
   private static FloeProcess floe;
@@ -381,24 +375,7 @@ class SparkEndToEndIT {
 
   /** A request to Floe with the admin token, which must answer 200; its JSON. */
   private static JsonNode http(String method, String path, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(floe.uri() + path))
-            .timeout(Duration.ofSeconds(60))
-            .header("Authorization", "Bearer " + floe.adminToken())
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-    }
-    HttpResponse<String> response =
-        HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode())
-        .as(method + " " + path + ": " + response.body())
-        .isEqualTo(200);
-    return JSON.readTree(response.body());
+    return AdminHttp.expect(floe, 200, method, path, body);
   }
 
   private static void sql(String statement) {

@@ -8,16 +8,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.infra.testing.FloeProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +51,12 @@ class TrinoEndToEndIT {
             .copiedTo(tempDir.resolve("floe").resolve("server"))
             .start();
     String writer = principalWithToken(WRITER);
-    management(
-        "PUT", "/management/v1/principals/" + WRITER + "/roles/default", "{\"role\":\"writer\"}");
+    AdminHttp.expect(
+        floe,
+        204,
+        "PUT",
+        "/management/v1/principals/" + WRITER + "/roles/default",
+        "{\"role\":\"writer\"}");
     String narrow = principalWithToken(NARROW);
     trino =
         new TrinoServer(
@@ -227,7 +226,7 @@ class TrinoEndToEndIT {
       if (token != null) {
         query.put("continuation-token", token);
       }
-      JsonNode page = management("POST", "/v1/default/events", query.toString());
+      JsonNode page = AdminHttp.expect(floe, 200, "POST", "/v1/default/events", query.toString());
       page.path("events").forEach(found::add);
       if (page.path("events").isEmpty()) {
         return found;
@@ -237,38 +236,18 @@ class TrinoEndToEndIT {
   }
 
   private static String tableUuid(String namespace, String table) throws Exception {
-    return management("GET", "/v1/default/namespaces/" + namespace + "/tables/" + table, null)
+    return AdminHttp.expect(
+            floe, 200, "GET", "/v1/default/namespaces/" + namespace + "/tables/" + table, null)
         .path("metadata")
         .path("table-uuid")
         .asText();
   }
 
   private static String principalWithToken(String name) throws Exception {
-    management("POST", "/management/v1/principals", "{\"name\":\"" + name + "\"}");
-    return management("POST", "/management/v1/principals/" + name + "/tokens", "{}")
+    AdminHttp.expect(floe, 201, "POST", "/management/v1/principals", "{\"name\":\"" + name + "\"}");
+    return AdminHttp.expect(
+            floe, 201, "POST", "/management/v1/principals/" + name + "/tokens", "{}")
         .path("token")
         .asText();
-  }
-
-  /** A request with the admin token that must succeed; its JSON (empty for no body). */
-  private static JsonNode management(String method, String path, String body) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(floe.uri() + path))
-            .timeout(Duration.ofSeconds(60))
-            .header("Authorization", "Bearer " + floe.adminToken())
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (body != null) {
-      request.header("Content-Type", "application/json");
-    }
-    HttpResponse<String> response =
-        HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode() / 100)
-        .as(method + " " + path + ": " + response.body())
-        .isEqualTo(2);
-    return response.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(response.body());
   }
 }

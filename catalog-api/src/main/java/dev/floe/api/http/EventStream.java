@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One open event stream ({@code GET /v1/{prefix}/events/stream}): reads what is new whenever the
  * instance's tail says the log has news (or a keep-alive period passed), writes it as Server-Sent
- * Events whose ids are continuation tokens, until the client goes away or its token stops holding
- * (checked at every read and keep-alive).
+ * Events whose ids are continuation tokens, until the client goes away, its token stops holding
+ * (checked before anything is written, and at every keep-alive), or its lifetime is over.
  */
 final class EventStream {
   /** How often an idle stream writes a comment, which keeps proxies and idle timeouts away. */
@@ -90,7 +90,7 @@ final class EventStream {
   }
 
   private void read() {
-    if (closed || !stillAuthenticated()) {
+    if (closed) {
       return;
     }
     if (reading || response.writeQueueFull()) {
@@ -145,23 +145,21 @@ final class EventStream {
     if (problem == null) {
       return true;
     }
-    ApiException refused = ApiException.notAuthenticated(problem);
-    ObjectNode error = FloeJson.mapper().createObjectNode();
-    error
-        .put("message", refused.getMessage())
-        .put("type", refused.type())
-        .put("code", refused.status());
-    response.write("event: error\ndata: " + error + "\n\n");
-    close();
+    endWith(ApiException.notAuthenticated(problem));
     return false;
+  }
+
+  /** Ends the stream with an {@code error} event whose data is the error's message, type, code. */
+  private void endWith(ApiException error) {
+    ObjectNode data = FloeJson.mapper().createObjectNode();
+    data.put("message", error.getMessage()).put("type", error.type()).put("code", error.status());
+    response.write("event: error\ndata: " + data + "\n\n");
+    close();
   }
 
   private void fail(Throwable cause) {
     if (cause instanceof ApiException gone && gone.errorType() == ErrorType.GONE) {
-      ObjectNode error = FloeJson.mapper().createObjectNode();
-      error.put("message", gone.getMessage()).put("type", gone.type()).put("code", gone.status());
-      response.write("event: error\ndata: " + error + "\n\n");
-      close();
+      endWith(gone);
       return;
     }
     LOG.warn(

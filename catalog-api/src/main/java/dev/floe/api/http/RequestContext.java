@@ -100,15 +100,14 @@ public final class RequestContext {
   /**
    * Why the request's credentials no longer hold (a token revoked or expired, its principal
    * deleted, an OIDC token past its {@code exp}, or now another principal's), or null while they
-   * do. For answers that outlive the request: an event stream asks at every read and keep-alive.
+   * do. For answers that outlive the request: an event stream asks before it writes.
    */
   String credentialsProblem() {
     if (reauthentication == null) {
       return null;
     }
     try {
-      Caller now = reauthentication.authenticate();
-      return caller != null && now.name().equals(caller.name())
+      return reauthentication.authenticate().name().equals(caller.name())
           ? null
           : "The token now names another principal";
     } catch (Authenticator.NotAuthenticatedException e) {

@@ -53,8 +53,4 @@ final class StreamSlots {
     open--;
     byPrincipal.computeIfPresent(principal, (p, n) -> n <= 1 ? null : n - 1);
   }
-
-  synchronized int open() {
-    return open;
-  }
 }

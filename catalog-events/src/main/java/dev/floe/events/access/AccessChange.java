@@ -169,6 +169,20 @@ public sealed interface AccessChange {
   }
 
   /**
+   * A change that carries the grants on one table (or view) name to another: a rename moves them, a
+   * restore under another name copies them.
+   */
+  sealed interface TableGrants extends AccessChange permits MoveTableGrants, CopyTableGrants {
+    List<String> fromNamespace();
+
+    String fromName();
+
+    List<String> toNamespace();
+
+    String toName();
+  }
+
+  /**
    * A rename carries the table's grants to its new name, merging with any grant there (the wider
    * action wins). Sent by the processor itself as the rename's last step.
    */
@@ -178,7 +192,7 @@ public sealed interface AccessChange {
       String fromName,
       List<String> toNamespace,
       String toName)
-      implements AccessChange {
+      implements TableGrants {
     public MoveTableGrants {
       fromNamespace = List.copyOf(fromNamespace);
       toNamespace = List.copyOf(toNamespace);
@@ -204,7 +218,7 @@ public sealed interface AccessChange {
       String fromName,
       List<String> toNamespace,
       String toName)
-      implements AccessChange {
+      implements TableGrants {
     public CopyTableGrants {
       fromNamespace = List.copyOf(fromNamespace);
       toNamespace = List.copyOf(toNamespace);

@@ -5,20 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.floe.server.it.support.SseClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -75,43 +67,43 @@ class EventStreamLimitsIT {
     String narrow = reader("narrow");
     String other = reader("other");
     String third = reader("third");
-    List<Sse> open = new ArrayList<>();
+    List<SseClient> streams = new ArrayList<>();
     try {
-      open.add(Sse.open(narrow, null));
-      open.add(Sse.open(narrow, null));
-      Sse refused = Sse.open(narrow, null);
+      streams.add(open(narrow, null));
+      streams.add(open(narrow, null));
+      SseClient refused = open(narrow, null);
       assertThat(refused.status()).as("a third stream of one principal").isEqualTo(429);
       assertThat(refused.retryAfter()).isNotNull();
       assertThat(refused.body()).contains("\"type\":\"TooManyRequestsException\"", "narrow");
 
-      open.add(Sse.open(other, null));
-      Sse full = Sse.open(third, null);
+      streams.add(open(other, null));
+      SseClient full = open(third, null);
       assertThat(full.status()).as("a fourth stream on the instance").isEqualTo(429);
       assertThat(AuthHttp.send(floe.uri(), "GET", "/health/ready", null, null).status())
           .isEqualTo(200);
       assertThat(AuthHttp.send(floe.uri(), "GET", "/v1/default/namespaces", admin, null).status())
           .isEqualTo(200);
 
-      open.remove(0).close();
-      assertThat(Sse.openWithin(third, Duration.ofSeconds(5)).status())
-          .as("a closed stream frees its slot")
-          .isEqualTo(200);
+      streams.remove(0).close();
+      SseClient freed = openWithin(third, Duration.ofSeconds(5));
+      streams.add(freed);
+      assertThat(freed.status()).as("a closed stream frees its slot").isEqualTo(200);
     } finally {
-      open.forEach(Sse::close);
+      streams.forEach(SseClient::close);
     }
   }
 
   @Test
   void aStreamEndsAfterItsLifetimeAndResumesWhereItWas() throws Exception {
     String reader = reader("lasting");
-    Sse first = Sse.open(reader, null);
+    SseClient first = open(reader, null);
     assertThat(first.status()).isEqualTo(200);
     commit("a");
     JsonNode seen = first.next(Duration.ofSeconds(5));
     assertThat(first.awaitEnd(Duration.ofSeconds(20))).as("the server ended it").isTrue();
     commit("b");
 
-    Sse resumed = Sse.open(reader, first.lastId());
+    SseClient resumed = open(reader, first.lastId());
     try {
       assertThat(resumed.status()).isEqualTo(200);
       JsonNode next = resumed.next(Duration.ofSeconds(5));
@@ -148,113 +140,25 @@ class EventStreamLimitsIT {
             + "\"}}]}");
   }
 
-  /** One stream: its status, and for a 200 its events, read on a thread of its own. */
-  private static final class Sse implements AutoCloseable {
-    private final CompletableFuture<HttpResponse<Stream<String>>> response;
-    private final CountDownLatch head = new CountDownLatch(1);
-    private final CountDownLatch end = new CountDownLatch(1);
-    private final List<JsonNode> events = new CopyOnWriteArrayList<>();
-    private final List<String> lines = new CopyOnWriteArrayList<>();
-    private volatile int status;
-    private volatile String retryAfter;
-    private volatile String lastId;
-    private volatile String pendingId;
+  /** A stream; once it is answered 200, open on the server (its first line is out). */
+  private static SseClient open(String token, String lastEventId) throws InterruptedException {
+    SseClient stream = new SseClient(floe.uri(), STREAM, token, lastEventId);
+    if (stream.status() == 200) {
+      stream.awaitOpen();
+    }
+    return stream;
+  }
 
-    private Sse(String token, String lastEventId) {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(floe.uri() + STREAM))
-              .header("Authorization", "Bearer " + token)
-              .header("Accept", "text/event-stream");
-      if (lastEventId != null) {
-        request.header("Last-Event-ID", lastEventId);
+  /** Opens until a slot is free (a closed stream's slot frees as the server sees it go). */
+  private static SseClient openWithin(String token, Duration wait) throws InterruptedException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (true) {
+      SseClient stream = open(token, null);
+      if (stream.status() == 200 || System.nanoTime() > deadline) {
+        return stream;
       }
-      response =
-          HttpClient.newHttpClient()
-              .sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines());
-      response.thenAccept(
-          r -> {
-            status = r.statusCode();
-            retryAfter = r.headers().firstValue("Retry-After").orElse(null);
-            head.countDown();
-            r.body()
-                .forEach(
-                    line -> {
-                      lines.add(line);
-                      if (line.startsWith("id: ")) {
-                        pendingId = line.substring(4);
-                      } else if (line.startsWith("data: ") && status == 200) {
-                        try {
-                          events.add(AuthHttp.JSON.readTree(line.substring(6)));
-                          lastId = pendingId;
-                        } catch (java.io.IOException e) {
-                          throw new IllegalStateException(e);
-                        }
-                      }
-                    });
-            end.countDown();
-          });
-    }
-
-    static Sse open(String token, String lastEventId) throws InterruptedException {
-      Sse sse = new Sse(token, lastEventId);
-      assertThat(sse.head.await(10, TimeUnit.SECONDS)).as("an answer").isTrue();
-      if (sse.status == 200) {
-        // The stream is counted once its first line is out.
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (sse.lines.isEmpty() && System.nanoTime() < deadline) {
-          Thread.sleep(20);
-        }
-      } else {
-        sse.end.await(5, TimeUnit.SECONDS);
-      }
-      return sse;
-    }
-
-    /** Opens until a slot is free (a closed stream's slot frees as the server sees it go). */
-    static Sse openWithin(String token, Duration wait) throws InterruptedException {
-      long deadline = System.nanoTime() + wait.toNanos();
-      while (true) {
-        Sse sse = open(token, null);
-        if (sse.status == 200 || System.nanoTime() > deadline) {
-          return sse;
-        }
-        Thread.sleep(200);
-      }
-    }
-
-    int status() {
-      return status;
-    }
-
-    String retryAfter() {
-      return retryAfter;
-    }
-
-    String body() {
-      return String.join("\n", lines);
-    }
-
-    String lastId() {
-      return lastId;
-    }
-
-    JsonNode next(Duration wait) throws InterruptedException {
-      long deadline = System.nanoTime() + wait.toNanos();
-      while (events.isEmpty() && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-      }
-      assertThat(events).as("an event within %s", wait).isNotEmpty();
-      return events.get(events.size() - 1);
-    }
-
-    boolean awaitEnd(Duration wait) throws InterruptedException {
-      return end.await(wait.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    @Override
-    public void close() {
-      response.cancel(true);
-      response.thenAccept(r -> r.body().close());
+      stream.close();
+      Thread.sleep(200);
     }
   }
 }

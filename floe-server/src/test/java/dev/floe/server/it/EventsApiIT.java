@@ -22,13 +22,10 @@ import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import dev.floe.server.it.support.EventPaging;
 import dev.floe.server.it.support.EventPaging.Paged;
+import dev.floe.server.it.support.SseClient;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,18 +37,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.OffsetSpec;
@@ -311,7 +301,8 @@ class EventsApiIT {
   @Order(3)
   void theStreamDeliversACommitWithinASecondAndResumesAfterAnEvent() throws Exception {
     String query = "?object-types=table&catalog-objects-by-name=ev%1Ft1";
-    try (SseClient live = new SseClient(tokens.get("tess"), query, null)) {
+    try (SseClient live =
+        new SseClient(floe.uri(), EVENTS + "/stream" + query, tokens.get("tess"), null)) {
       live.awaitOpen();
       long acked = commitTo("t2") + commitTo("t1");
       JsonNode event = live.next(Duration.ofSeconds(5));
@@ -324,7 +315,8 @@ class EventsApiIT {
 
       commitTo("t1");
       JsonNode second = live.next(Duration.ofSeconds(5));
-      try (SseClient resumed = new SseClient(tokens.get("tess"), query, resumeAfter)) {
+      try (SseClient resumed =
+          new SseClient(floe.uri(), EVENTS + "/stream" + query, tokens.get("tess"), resumeAfter)) {
         assertThat(resumed.next(Duration.ofSeconds(5)).path("event-id").asText())
             .as("the event after the one it resumed from")
             .isEqualTo(second.path("event-id").asText());
@@ -351,7 +343,9 @@ class EventsApiIT {
                 201, floe.uri(), "POST", "/management/v1/principals/rhea/tokens", admin, "{}")
             .json();
     String query = "?object-types=table&catalog-objects-by-name=ev%1Ft1";
-    try (SseClient live = new SseClient(issued.path("token").asText(), query, null)) {
+    try (SseClient live =
+        new SseClient(
+            floe.uri(), EVENTS + "/stream" + query, issued.path("token").asText(), null)) {
       live.awaitOpen();
       commitTo("t1");
       assertThat(live.next(Duration.ofSeconds(5)).has("event-id")).isTrue();
@@ -445,82 +439,6 @@ class EventsApiIT {
             + System.nanoTime()
             + "\"}}]}");
     return table.equals("t1") ? System.nanoTime() : 0;
-  }
-
-  /** A Server-Sent Events client of the stream, reading on a thread of its own. */
-  private static final class SseClient implements AutoCloseable {
-    private final BlockingQueue<JsonNode> events = new LinkedBlockingQueue<>();
-    private final List<JsonNode> received = new CopyOnWriteArrayList<>();
-    private final CountDownLatch open = new CountDownLatch(1);
-    private final CountDownLatch end = new CountDownLatch(1);
-    private final CompletableFuture<HttpResponse<Stream<String>>> response;
-    private volatile String lastId;
-    private volatile String pendingId;
-
-    SseClient(String token, String query, String lastEventId) {
-      HttpRequest.Builder request =
-          HttpRequest.newBuilder(URI.create(floe.uri() + EVENTS + "/stream" + query))
-              .header("Authorization", "Bearer " + token)
-              .header("Accept", "text/event-stream");
-      if (lastEventId != null) {
-        request.header("Last-Event-ID", lastEventId);
-      }
-      response =
-          HttpClient.newHttpClient()
-              .sendAsync(request.build(), HttpResponse.BodyHandlers.ofLines());
-      response.thenAccept(
-          r -> {
-            assertThat(r.statusCode()).isEqualTo(200);
-            r.body()
-                .forEach(
-                    line -> {
-                      if (line.startsWith(": events of")) {
-                        open.countDown();
-                      } else if (line.startsWith("id: ")) {
-                        pendingId = line.substring(4);
-                      } else if (line.startsWith("data: ")) {
-                        try {
-                          JsonNode event = AuthHttp.JSON.readTree(line.substring(6));
-                          lastId = pendingId;
-                          received.add(event);
-                          events.add(event);
-                        } catch (IOException e) {
-                          throw new IllegalStateException(e);
-                        }
-                      }
-                    });
-            end.countDown();
-          });
-    }
-
-    /** Whether the server ended the stream within {@code wait}. */
-    boolean awaitEnd(Duration wait) throws InterruptedException {
-      return end.await(wait.toMillis(), TimeUnit.MILLISECONDS);
-    }
-
-    void awaitOpen() throws InterruptedException {
-      assertThat(open.await(10, TimeUnit.SECONDS)).as("the stream opened").isTrue();
-    }
-
-    JsonNode next(Duration wait) throws InterruptedException {
-      JsonNode event = events.poll(wait.toMillis(), TimeUnit.MILLISECONDS);
-      assertThat(event).as("an event within %s", wait).isNotNull();
-      return event;
-    }
-
-    String lastId() {
-      return lastId;
-    }
-
-    List<JsonNode> received() {
-      return received;
-    }
-
-    @Override
-    public void close() {
-      response.cancel(true);
-      response.thenAccept(r -> r.body().close());
-    }
   }
 
   @Test
