@@ -78,6 +78,11 @@ public interface CatalogQueries {
 
   Optional<TableState> view(String warehouse, TableIdentifier identifier);
 
+  /** The uuid of the table (or view) holding the name now, if one does. */
+  default Optional<String> uuidNow(String warehouse, TableIdentifier name, boolean view) {
+    return (view ? view(warehouse, name) : table(warehouse, name)).map(TableState::tableUuid);
+  }
+
   Page<TableIdentifier> listViews(
       String warehouse, Namespace namespace, String pageToken, Integer pageSize);
 

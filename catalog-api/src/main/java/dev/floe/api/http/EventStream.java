@@ -103,7 +103,7 @@ final class EventStream {
     reading = true;
     news = false;
     EventRequest now = prepared.at(from, since);
-    ServedEvents served = new ServedEvents(now, handlers.catalog().access());
+    ServedEvents served = handlers.served(request, now);
     handlers
         .read(now, EventQuery.STREAM_PAGE_SIZE, served)
         .onComplete(

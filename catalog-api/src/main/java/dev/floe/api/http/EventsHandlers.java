@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.api.auth.Caller;
 import dev.floe.events.FloeJson;
+import dev.floe.projections.NotLocalException;
 import dev.floe.projections.access.AccessSnapshot;
 import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.events.EventLogPages.Item;
@@ -55,7 +56,7 @@ final class EventsHandlers {
   Future<HttpResult> handleEvents(RequestContext request) {
     EventQuery query = EventQuery.fromBody(request);
     EventRequest prepared = prepare(request, query);
-    ServedEvents served = new ServedEvents(prepared, catalog.access());
+    ServedEvents served = served(request, prepared);
     return read(prepared, query.pageSize(), served)
         .map(
             page -> {
@@ -107,6 +108,24 @@ final class EventsHandlers {
                     served::kept,
                     served::visible))
         .recover(EventsHandlers::gone);
+  }
+
+  /**
+   * The request's view of the log with the caller's access now; which entity holds a name is read
+   * from this instance's stores, or asked of the instance that holds it.
+   */
+  ServedEvents served(RequestContext request, EventRequest prepared) {
+    String warehouse = prepared.warehouse();
+    return new ServedEvents(
+        prepared,
+        catalog.access(),
+        (name, view) -> {
+          try {
+            return catalog.queries().uuidNow(warehouse, name, view);
+          } catch (NotLocalException owner) {
+            return OwnerReads.holder(owner, request, warehouse, name, view);
+          }
+        });
   }
 
   CatalogContext catalog() {

@@ -92,7 +92,8 @@ public final class IcebergRoutes {
     iceberg.add(V1_UPDATE_TABLE, Guards.COMMIT_TABLE, tables::handleCommitTable);
     iceberg.add(V1_DELETE_TABLE, write, tables::handleDropTable);
     iceberg.add(V1_TABLE_CREDENTIALS, read, tables::handleLoadCredentials);
-    route.add(GET, ClaimedLocations.PATH, read, tables::handleClaimedLocation);
+    route.add(GET, OwnerReads.CLAIMED_PATH, read, tables::handleClaimedLocation);
+    route.add(GET, OwnerReads.HOLDER_PATH, read, tables::handleHolder);
     iceberg.add(V1_REPORT_METRICS, read, membership::handleReportMetrics);
     iceberg.add(V1_REGISTER_TABLE, namespaceWrite, membership::handleRegisterTable);
     iceberg.add(V1_RENAME_TABLE, Guards.RENAME, membership::handleRenameTable);

@@ -226,7 +226,7 @@ final class TableHandlers {
       return catalog.queries().heldTableLocations(warehouse, table);
     } catch (NotLocalException owner) {
       // The warehouse's directory lives on another instance than the table: ask it, as the caller.
-      return ClaimedLocations.fetch(owner, request, table);
+      return OwnerReads.claimed(owner, request, warehouse, table);
     }
   }
 
@@ -235,7 +235,19 @@ final class TableHandlers {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     return catalog.read(
-        () -> ClaimedLocations.answer(catalog.queries().heldTableLocations(warehouse, table)));
+        () -> OwnerReads.claimedAnswer(catalog.queries().heldTableLocations(warehouse, table)));
+  }
+
+  /**
+   * {@code GET /internal/v1/{prefix}/namespaces/{ns}/tables/{table}/holder}: the uuid of the table
+   * (or, with {@code kind=view}, the view) holding the name now, for another instance's events.
+   */
+  Future<HttpResult> handleHolder(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier name = request.table();
+    boolean view = "view".equals(request.query("kind"));
+    return catalog.read(
+        () -> OwnerReads.holderAnswer(catalog.queries().uuidNow(warehouse, name, view)));
   }
 
   /**

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Internal routes answer only Floe's instances: a request without their secret is 401 and with
  * another one 403, before the route does any work; an instance asking another for a claimed
- * location sends the secret, so it is answered.
+ * location or for the uuid holding a name sends the secret, so it is answered.
  */
 class InternalRoutesTest {
   private static final String SYNC = "/internal/v1/access/sync";
@@ -71,7 +71,7 @@ class InternalRoutesTest {
   }
 
   @Test
-  void anInstanceAskingForAClaimedLocationShowsTheSecret() throws Exception {
+  void anInstanceAskingForAClaimedLocationOrANamesHolderShowsTheSecret() throws Exception {
     int owner = serve(SECRET);
     int here = serveAsking(owner, SECRET);
     int stranger = serveAsking(owner, "another-catalogs-secret");
@@ -80,7 +80,7 @@ class InternalRoutesTest {
     HttpResponse<String> refused = call(stranger, "GET", "/ask/default", null);
 
     assertThat(asked.statusCode()).isEqualTo(200);
-    assertThat(asked.body()).isEqualTo("file:///lake/db/t");
+    assertThat(asked.body()).isEqualTo("file:///lake/db/t table-uuid view-uuid -");
     assertThat(refused.statusCode()).as("the owner refused another secret").isEqualTo(503);
   }
 
@@ -98,11 +98,23 @@ class InternalRoutesTest {
                 })
             .add(
                 HttpMethod.GET,
-                ClaimedLocations.PATH,
+                OwnerReads.CLAIMED_PATH,
                 request -> {
                   worked.incrementAndGet();
                   return Future.succeededFuture(
-                      ClaimedLocations.answer(List.of("file:///lake/db/t")));
+                      OwnerReads.claimedAnswer(List.of("file:///lake/db/t")));
+                })
+            .add(
+                HttpMethod.GET,
+                OwnerReads.HOLDER_PATH,
+                request -> {
+                  worked.incrementAndGet();
+                  boolean view = "view".equals(request.query("kind"));
+                  return Future.succeededFuture(
+                      OwnerReads.holderAnswer(
+                          request.table().name().equals("t")
+                              ? Optional.of(view ? "view-uuid" : "table-uuid")
+                              : Optional.empty()));
                 });
     return listen(router);
   }
@@ -118,14 +130,24 @@ class InternalRoutesTest {
                 request ->
                     vertx.executeBlocking(
                         () -> {
-                          String location =
-                              ClaimedLocations.fetch(
-                                      new NotLocalException("127.0.0.1", owner),
-                                      request,
-                                      TableIdentifier.of("db", "t"))
-                                  .get(0);
+                          NotLocalException at = new NotLocalException("127.0.0.1", owner);
+                          String warehouse = request.warehouse();
+                          TableIdentifier t = TableIdentifier.of("db", "t");
+                          String answer =
+                              String.join(
+                                  " ",
+                                  OwnerReads.claimed(at, request, warehouse, t).get(0),
+                                  OwnerReads.holder(at, request, warehouse, t, false).orElse("-"),
+                                  OwnerReads.holder(at, request, warehouse, t, true).orElse("-"),
+                                  OwnerReads.holder(
+                                          at,
+                                          request,
+                                          warehouse,
+                                          TableIdentifier.of("db", "none"),
+                                          false)
+                                      .orElse("-"));
                           return new HttpResult(
-                              200, location.getBytes(StandardCharsets.UTF_8), Map.of());
+                              200, answer.getBytes(StandardCharsets.UTF_8), Map.of());
                         },
                         false));
     return listen(router);

@@ -9,8 +9,10 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import dev.floe.server.it.support.EventPaging;
+import dev.floe.server.it.support.SseClient;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -57,7 +59,11 @@ class EventsAttackIT {
           "inner_secret_table",
           "secret_principal_name",
           "osecret_ns",
-          "other_wh_secret");
+          "other_wh_secret",
+          "reused_first_secret",
+          "moved_first_secret",
+          "view_first_secret",
+          "moved_away_secret");
 
   @TempDir static Path dir;
   private static FloeProcess floe;
@@ -68,6 +74,10 @@ class EventsAttackIT {
   private static String hiddenUuid;
   private static String visibleUuid;
   private static String visibleRequestId;
+  private static String reuser;
+  private static String reusedFirstUuid;
+  private static String reusedUuid;
+  private static String movedUuid;
 
   /** Every body narrow received, for the final scan. */
   private static final List<String> seenByNarrow = new ArrayList<>();
@@ -142,6 +152,38 @@ class EventsAttackIT {
       transaction(List.of(List.of("sec", "hidden_secret_name")), "h" + i);
     }
     transaction(List.of(List.of("pub", "renamed_in")), "after-rename");
+
+    // Names held by one entity and then another: sec.reused's first table is dropped (kept),
+    // sec.moved's is renamed away into private_ns, sec.rview's first view is dropped. reuser's
+    // grants on the three names open only the entities holding them now.
+    reuser = AuthHttp.principalWithToken(floe.uri(), admin, "reuser");
+    createTable("default", "sec", "reused");
+    transaction(List.of(List.of("sec", "reused")), "reused_first_secret");
+    reusedFirstUuid = uuid("sec", "reused");
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/sec/tables/reused", admin, null);
+    createTable("default", "sec", "reused");
+    transaction(List.of(List.of("sec", "reused")), "reused_second");
+    reusedUuid = uuid("sec", "reused");
+    createTable("default", "sec", "moved");
+    transaction(List.of(List.of("sec", "moved")), "moved_first_secret");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/v1/default/tables/rename",
+        admin,
+        "{\"source\":{\"namespace\":[\"sec\"],\"name\":\"moved\"},"
+            + "\"destination\":{\"namespace\":[\"private_ns\"],\"name\":\"moved_away_secret\"}}");
+    createTable("default", "sec", "moved");
+    movedUuid = uuid("sec", "moved");
+    createView("rview", "view_first_secret");
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/sec/views/rview", admin, null);
+    createView("rview", "view_second");
+    grant("default", "reuser", "[\"sec\"],\"table\":\"reused\"");
+    grant("default", "reuser", "[\"sec\"],\"table\":\"moved\"");
+    grant("default", "reuser", "[\"sec\"],\"table\":\"rview\"");
 
     grant("default", "narrow", "[\"sec\"],\"table\":\"visible\"");
     grant("default", "nsreader", "[\"sec\"]");
@@ -640,6 +682,55 @@ class EventsAttackIT {
     assertNoSecrets();
   }
 
+  @Test
+  @Order(14)
+  void aGrantOnANameOpensOnlyTheHistoryOfTheEntityHoldingItNow() throws Exception {
+    List<JsonNode> all = pageAll(reuser, "{}", 1000);
+    String text = all.toString();
+    assertThat(text)
+        .as("events of the tables and the view that held the names before")
+        .doesNotContain("reused_first_secret")
+        .doesNotContain("moved_first_secret")
+        .doesNotContain("view_first_secret")
+        .doesNotContain("moved_away_secret")
+        .doesNotContain(reusedFirstUuid);
+    assertThat(text).contains("reused_second").contains(movedUuid).contains("view_second");
+    assertThat(
+            all.stream()
+                .filter(e -> e.path("operation").path("table-uuid").asText().equals(reusedUuid))
+                .map(e -> e.path("operation").path("operation-type").asText()))
+        .as("the present sec.reused's own history")
+        .containsExactly("create-table", "update-table");
+    // Asked by the old table's uuid or by the name, the old history stays closed.
+    assertThat(
+            page(reuser, "{\"catalog-objects-by-uuid\":[\"" + reusedFirstUuid + "\"]}")
+                .path("events"))
+        .isEmpty();
+    assertThat(
+            pageAll(reuser, "{\"catalog-objects-by-name\":[[\"sec\",\"reused\"]]}", 1000).stream()
+                .map(e -> e.path("operation").path("table-uuid").asText())
+                .distinct())
+        .containsExactly(reusedUuid);
+    // The transaction that wrote the old table's secret counts nothing for reuser either.
+    assertThat(all)
+        .allMatch(e -> e.path("request-event-count").asInt() == 1, "one visible event each");
+    // A stream from the start serves the same events.
+    try (SseClient stream =
+        new SseClient(
+            floe.uri().toString(),
+            "/v1/default/events/stream?since-timestamp-ms=0",
+            reuser,
+            null)) {
+      stream.awaitOpen();
+      List<JsonNode> streamed = new ArrayList<>();
+      while (streamed.size() < all.size()) {
+        streamed.add(stream.next(Duration.ofSeconds(10)));
+      }
+      Thread.sleep(1000);
+      assertThat(stream.received().toString()).isEqualTo(all.toString());
+    }
+  }
+
   // ----- helpers -----
 
   private static void assertNoSecrets() {
@@ -761,6 +852,25 @@ class EventsAttackIT {
         "/v1/" + warehouse + "/namespaces/" + namespace + "/tables",
         admin,
         "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA_JSON + "}");
+  }
+
+  private static void createView(String name, String round) {
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/sec/views",
+        admin,
+        "{\"name\":\""
+            + name
+            + "\",\"schema\":"
+            + SCHEMA_JSON
+            + ",\"view-version\":{\"version-id\":1,\"timestamp-ms\":1700000000000,"
+            + "\"schema-id\":0,\"summary\":{},\"representations\":[{\"type\":\"sql\","
+            + "\"sql\":\"select 1\",\"dialect\":\"spark\"}],\"default-namespace\":[\"sec\"]},"
+            + "\"properties\":{\"round\":\""
+            + round
+            + "\"}}");
   }
 
   private static String uuid(String namespace, String table) {
