@@ -13,6 +13,7 @@ import dev.floe.api.http.IcebergRoutes;
 import dev.floe.api.http.InternalAuth;
 import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
+import dev.floe.api.http.StrictRequestDecoder;
 import dev.floe.client.CommandGateway;
 import dev.floe.client.KafkaReachability;
 import dev.floe.events.CommandReply;
@@ -232,9 +233,14 @@ public final class FloeServer implements AutoCloseable {
         Vertx.vertx(
             new VertxOptions()
                 .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
-    http = vertx.createHttpServer(serverOptions());
+    HttpServerOptions options = serverOptions();
+    http = vertx.createHttpServer(options);
     ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
-    http.connectionHandler(limits::onConnection);
+    http.connectionHandler(
+        connection -> {
+          StrictRequestDecoder.install(connection, options);
+          limits.onConnection(connection);
+        });
     ConsoleFiles console = new ConsoleFiles(config.auth());
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.

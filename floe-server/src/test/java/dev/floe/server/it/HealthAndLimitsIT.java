@@ -213,6 +213,43 @@ class HealthAndLimitsIT {
   }
 
   @Test
+  void aRequestWithBothTransferEncodingAndContentLengthIsRefusedAndTheConnectionClosed()
+      throws Exception {
+    URI server = URI.create(floe.uri());
+    String body = "{\"namespace\":[\"smuggled\"]}";
+    String answer;
+    try (Socket socket = new Socket(server.getHost(), server.getPort())) {
+      socket.setSoTimeout(30_000);
+      // Framed by its chunks, the body creates a namespace; framed by its length, the rest would be
+      // a second request. Neither framing may be chosen: the request is refused.
+      socket
+          .getOutputStream()
+          .write(
+              ("POST /v1/default/namespaces HTTP/1.1\r\n"
+                      + "Host: localhost\r\n"
+                      + "Content-Type: application/json\r\n"
+                      + "Content-Length: 5\r\n"
+                      + "Transfer-Encoding: chunked\r\n\r\n"
+                      + Integer.toHexString(body.length())
+                      + "\r\n"
+                      + body
+                      + "\r\n0\r\n\r\n"
+                      + "GET /health/live HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                  .getBytes(StandardCharsets.US_ASCII));
+      // The server closes the connection: reading to the end returns.
+      answer = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertThat(answer)
+        .startsWith("HTTP/1.1 400")
+        .contains("\"code\":400")
+        .contains("Transfer-Encoding and Content-Length");
+    assertThat(answer.split("HTTP/1.1 ", -1))
+        .as("one answer: nothing after it was read")
+        .hasSize(2);
+    assertThat(get("/v1/default/namespaces/smuggled").statusCode()).isEqualTo(404);
+  }
+
+  @Test
   void bodyExactlyAtTheLimitIsRead() throws Exception {
     byte[] body = padded("{\"namespace\":[\"limits\"]}", LIMIT);
     // Parsed in full: the namespace exists, so 409, not 413 or 400.
