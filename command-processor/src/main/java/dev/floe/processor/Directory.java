@@ -37,6 +37,14 @@ public interface Directory {
   String viewHolder(TableIdentifier identifier);
 
   /**
+   * The key of the live table or view holding this uuid ({@link #tableHolder}, {@link
+   * #viewHolder}), if one does.
+   */
+  default Optional<String> uuidHolder(String uuid) {
+    return Optional.empty();
+  }
+
+  /**
    * Every location held in the warehouse: by live tables and views, and by dropped tables whose
    * files wait for the purger.
    */

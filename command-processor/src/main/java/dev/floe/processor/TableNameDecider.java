@@ -127,6 +127,17 @@ final class TableNameDecider {
     List<DeletedEntity> superseded =
         TakeOver.sameNameAt(
             directory, locations, DeletedEntity.TABLE, c.identifier(), metadata.location());
+    Optional<Rejection> uuidTaken =
+        TakeOver.uuidTaken(
+            directory,
+            metadata.uuid(),
+            directory.tableHolder(c.identifier()),
+            DeletedEntity.TABLE,
+            superseded,
+            "table");
+    if (uuidTaken.isPresent()) {
+      return Decision.rejected(id, uuidTaken.get());
+    }
     Optional<Rejection> badLocation =
         Placement.checkInArea(
             directory,
@@ -185,6 +196,17 @@ final class TableNameDecider {
             "table");
     if (refused.isPresent()) {
       return Decision.rejected(id, refused.get());
+    }
+    Optional<Rejection> uuidTaken =
+        TakeOver.uuidTaken(
+            directory,
+            c.metadata().uuid(),
+            directory.tableHolder(c.identifier()),
+            DeletedEntity.TABLE,
+            superseded,
+            "table");
+    if (uuidTaken.isPresent()) {
+      return Decision.rejected(id, uuidTaken.get());
     }
     Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {

@@ -120,6 +120,39 @@ final class TakeOver {
     return Optional.empty();
   }
 
+  /**
+   * Why an entity may not be created or registered with this uuid, if it may not: another live
+   * table or view holds it (a register over the same name with overwrite replaces its own), or a
+   * dropped one kept for its recovery period that this decision does not take over. No two entities
+   * ever share a uuid; the message names neither.
+   */
+  static Optional<Rejection> uuidTaken(
+      Directory directory,
+      String uuid,
+      String ownKey,
+      String kind,
+      List<DeletedEntity> superseded,
+      String what) {
+    if (uuid == null) {
+      return Optional.empty();
+    }
+    boolean live = directory.uuidHolder(uuid).filter(holder -> !holder.equals(ownKey)).isPresent();
+    boolean kept =
+        sameTable(directory, kind, uuid).stream()
+            .anyMatch(e -> superseded.stream().noneMatch(s -> s.key().equals(e.key())));
+    if (live || kept) {
+      return Optional.of(
+          Rejection.of(
+              TABLE_ALREADY_EXISTS,
+              "The %s's uuid %s belongs to another %s: a uuid is never given to two %ss",
+              what,
+              uuid,
+              what,
+              what));
+    }
+    return Optional.empty();
+  }
+
   /** The expunges of {@code superseded}, their data retained. */
   static List<CatalogEvent> supersede(
       List<DeletedEntity> superseded, String warehouse, CommandHeader header) {

@@ -113,6 +113,17 @@ final class ViewNameDecider {
     if (refused.isPresent()) {
       return Decision.rejected(c.header().commandId(), refused.get());
     }
+    Optional<Rejection> uuidTaken =
+        TakeOver.uuidTaken(
+            directory,
+            c.metadata().path("view-uuid").asText(null),
+            directory.viewHolder(c.identifier()),
+            DeletedEntity.VIEW,
+            superseded,
+            "view");
+    if (uuidTaken.isPresent()) {
+      return Decision.rejected(c.header().commandId(), uuidTaken.get());
+    }
     Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
     if (badLocation.isPresent()) {
       return Decision.rejected(c.header().commandId(), badLocation.get());

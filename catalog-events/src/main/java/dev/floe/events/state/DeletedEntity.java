@@ -91,7 +91,7 @@ public record DeletedEntity(
         warehouse,
         NAMESPACE,
         identifierOf(namespace),
-        new TableEntry(dropCommandId, null),
+        new TableEntry(dropCommandId, null, null),
         null,
         deletedAtMs,
         expiresAtMs,

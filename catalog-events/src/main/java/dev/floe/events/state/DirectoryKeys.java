@@ -20,6 +20,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
  *   p/&lt;warehouse&gt;/&lt;location&gt;              a dropped table's location awaiting purge
  *   d/&lt;warehouse&gt;/&lt;ns&gt;/&lt;name&gt;/&lt;kind&gt;:&lt;drop&gt;  a dropped table, view or namespace in its
  *                                         recovery period (a namespace under its parent)
+ *   u/&lt;warehouse&gt;/&lt;uuid&gt;                  a live table's or view's uuid (value: its table or view key)
  *   x/&lt;warehouse&gt;                         the multi-table transaction coordinator's state
  * </pre>
  *
@@ -64,6 +65,11 @@ public final class DirectoryKeys {
 
   public static String locationPrefix(String warehouse) {
     return "l/" + Keys.warehouse(warehouse) + "/";
+  }
+
+  /** The live table or view holding a uuid. */
+  public static String uuid(String warehouse, String uuid) {
+    return "u/" + Keys.warehouse(warehouse) + "/" + uuid;
   }
 
   public static String purge(String warehouse, String location) {

@@ -1,5 +1,8 @@
 package dev.floe.processor.kafka;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.ExpungeEvent;
@@ -165,6 +168,12 @@ final class StoreDirectory implements Directory {
   }
 
   @Override
+  public Optional<String> uuidHolder(String uuid) {
+    byte[] holder = uuid == null ? null : store.get(DirectoryKeys.uuid(warehouse, uuid));
+    return holder == null ? Optional.empty() : Optional.of(new String(holder, UTF_8));
+  }
+
+  @Override
   public String viewHolder(TableIdentifier identifier) {
     return DirectoryKeys.view(warehouse, identifier);
   }
@@ -255,20 +264,18 @@ final class StoreDirectory implements Directory {
     } else if (step instanceof MoveOutStep s) {
       move(holder(s.kind(), s.source()), holder(s.kind(), s.destination()), s.header().commandId());
     } else if (step instanceof CreateTableStep s) {
-      claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
+      claim(
+          tableHolder(s.identifier()),
+          new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
     } else if (step instanceof RegisterTableStep s) {
       release(tableHolder(s.identifier()), false);
-      claim(tableHolder(s.identifier()), s.header().commandId(), s.metadata().location());
+      claim(
+          tableHolder(s.identifier()),
+          new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
     } else if (step instanceof CreateViewStep s) {
-      claim(
-          viewHolder(s.identifier()),
-          s.header().commandId(),
-          s.metadata().path("location").asText(null));
+      claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
     } else if (step instanceof RegisterViewStep s) {
-      claim(
-          viewHolder(s.identifier()),
-          s.header().commandId(),
-          s.metadata().path("location").asText(null));
+      claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
     } else if (step instanceof ReleaseNameStep s) {
       releaseOwnClaim(holder(s.kind(), s.identifier()), s.header().commandId());
     } else if (step instanceof DropTableStep s && s.recoverable()) {
@@ -312,6 +319,7 @@ final class StoreDirectory implements Directory {
             purgeRequested,
             header.commandId());
     store.delete(name);
+    forgetUuid(entity.entry(), name);
     kept(entity);
     for (String location : entity.entry().held()) {
       index(location, entity.key());
@@ -343,7 +351,14 @@ final class StoreDirectory implements Directory {
     DeletedEntity entity = DeletedEntity.fromBytes(store.get(key));
     String name = holder(step.kind(), step.destination());
     store.delete(key);
-    store.put(name, entity.entry().claimedBy(step.header().commandId()).toBytes());
+    TableEntry restored = entity.entry().claimedBy(step.header().commandId());
+    if (restored.uuid() == null && entity.uuid() != null) {
+      restored =
+          new TableEntry(
+              restored.commandId(), restored.location(), restored.claims(), entity.uuid());
+    }
+    store.put(name, restored.toBytes());
+    indexUuid(restored, name);
     for (String location : entity.entry().held()) {
       index(location, name);
     }
@@ -389,15 +404,40 @@ final class StoreDirectory implements Directory {
     TableEntry entry = TableEntry.fromBytes(store.get(from));
     store.delete(from);
     store.put(to, entry.claimedBy(commandId).toBytes());
+    indexUuid(entry, to);
     for (String location : entry.held()) {
       index(location, to);
     }
   }
 
-  private void claim(String key, String commandId, String location) {
-    store.put(key, new TableEntry(commandId, location).toBytes());
-    if (location != null) {
-      index(location, key);
+  private void claim(String key, TableEntry entry) {
+    store.put(key, entry.toBytes());
+    indexUuid(entry, key);
+    if (entry.location() != null) {
+      index(entry.location(), key);
+    }
+  }
+
+  private static TableEntry viewEntry(String commandId, JsonNode metadata) {
+    return new TableEntry(
+        commandId, metadata.path("location").asText(null), metadata.path("view-uuid").asText(null));
+  }
+
+  /** The uuid index: which live table or view holds a uuid ({@link #uuidHolder}). */
+  private void indexUuid(TableEntry entry, String holder) {
+    if (entry.uuid() != null) {
+      store.put(DirectoryKeys.uuid(warehouse, entry.uuid()), holder.getBytes(UTF_8));
+    }
+  }
+
+  private void forgetUuid(TableEntry entry, String holder) {
+    if (entry.uuid() == null) {
+      return;
+    }
+    String key = DirectoryKeys.uuid(warehouse, entry.uuid());
+    byte[] held = store.get(key);
+    if (held != null && holder.equals(new String(held, UTF_8))) {
+      store.delete(key);
     }
   }
 
@@ -431,7 +471,9 @@ final class StoreDirectory implements Directory {
       return;
     }
     store.delete(key);
-    for (String location : TableEntry.fromBytes(value).held()) {
+    TableEntry entry = TableEntry.fromBytes(value);
+    forgetUuid(entry, key);
+    for (String location : entry.held()) {
       String canonical = canonicalOrSelf(location);
       store.delete(DirectoryKeys.location(warehouse, canonical));
       if (purge) {

@@ -391,6 +391,62 @@ class RecoverableDropIT {
   }
 
   @Test
+  void noRegisterGivesALiveTablesUuidToAnotherWhereverTheTableHasMoved() throws Exception {
+    AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"uv\"]}");
+    AuthHttp.expect(
+        200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"uvmine\"]}");
+    String writer = AuthHttp.principalWithToken(floe.uri(), admin, "copier");
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/management/v1/warehouses/default/grants",
+        admin,
+        "{\"principal\":\"copier\",\"namespace\":[\"uvmine\"],\"action\":\"write\"}");
+    String metadata = createIn("default", "uv", "live");
+    // The live table's document, its location moved into the writer's own area: same uuid.
+    Path mine = Path.of(URI.create(floe.warehouseRoot())).resolve("uvmine").resolve("twin");
+    Files.createDirectories(mine.resolve("metadata"));
+    Path copy = mine.resolve("metadata").resolve("00000-copy.metadata.json");
+    Files.writeString(
+        copy,
+        Files.readString(Path.of(URI.create(metadata)))
+            .replace(
+                tableDir(metadata).toUri().toString().replaceAll("/$", ""),
+                mine.toUri().toString().replaceAll("/$", "")));
+    String register = "{\"name\":\"twin\",\"metadata-location\":\"" + copy.toUri() + "\"}";
+
+    Response whileLive =
+        AuthHttp.send(
+            floe.uri(), "POST", "/v1/default/namespaces/uvmine/register", writer, register);
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        "/v1/default/tables/rename",
+        admin,
+        "{\"source\":{\"namespace\":[\"uv\"],\"name\":\"live\"},"
+            + "\"destination\":{\"namespace\":[\"uv\"],\"name\":\"moved\"}}");
+    Response afterRename =
+        AuthHttp.send(
+            floe.uri(), "POST", "/v1/default/namespaces/uvmine/register", writer, register);
+    Response byAdmin =
+        AuthHttp.send(
+            floe.uri(), "POST", "/v1/default/namespaces/uvmine/register", admin, register);
+
+    for (Response refused : List.of(whileLive, afterRename, byAdmin)) {
+      assertThat(refused.status()).as(refused.body()).isEqualTo(409);
+      assertThat(refused.body()).contains("never given to two").doesNotContain("uv.");
+    }
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(), "GET", "/v1/default/namespaces/uvmine/tables/twin", admin, null)
+                .status())
+        .isEqualTo(404);
+  }
+
+  @Test
   void aTableDroppedWithPurgeKeepsItsFilesWhileItIsKept() throws Exception {
     String metadata = createIn("default", "db", "doomed");
     Path files = tableDir(metadata);

@@ -46,9 +46,10 @@ public final class ReplayStores {
         }
         for (ReplayState.ReplayedTable table : state.tables()) {
           String location = table.metadata().location();
-          dirBatch.put(
-              bytes(DirectoryKeys.table(table.warehouse(), table.identifier())),
-              new TableEntry(null, location).toBytes());
+          String key = DirectoryKeys.table(table.warehouse(), table.identifier());
+          String uuid = table.metadata().uuid();
+          dirBatch.put(bytes(key), new TableEntry(null, location, uuid).toBytes());
+          dirBatch.put(bytes(DirectoryKeys.uuid(table.warehouse(), uuid)), bytes(key));
           dirBatch.put(
               bytes(DirectoryKeys.location(table.warehouse(), location)),
               bytes(Keys.table(table.warehouse(), table.identifier())));
