@@ -3,7 +3,7 @@
 # FLOE_CP replaces it) and where the bench is (bench_cp). floe_build builds the server when its jar
 # is missing; floe_start and floe_stop start and stop one `floe serve` (embedded Kafka, --auth none)
 # on "$dir/data", logging to "$dir/serve.log". floe_start reads root, jvm, port and dir (and
-# FLOE_OPTS, extra server options); sets pid (of the running server, empty once stopped) and
+# FLOE_OPTS, extra JVM options, and FLOE_ARGS, extra arguments of `floe serve`); sets pid (of the running server, empty once stopped) and
 # ready_ms.
 
 floe_cp="${FLOE_CP:-$root/floe-server/target/floe-server.jar:$root/floe-server/target/lib/*}"
@@ -20,7 +20,7 @@ floe_start() { # sets pid, and ready_ms: the milliseconds from launch to the fir
   t0=$(date +%s%3N)
   # shellcheck disable=SC2086
   java $jvm ${FLOE_OPTS:-} -cp "$floe_cp" dev.floe.server.Main serve --auth none --port "$port" \
-    --data-dir "$dir/data" >> "$dir/serve.log" 2>&1 &
+    --data-dir "$dir/data" ${FLOE_ARGS:-} >> "$dir/serve.log" 2>&1 &
   pid=$!
   until curl -sf -o /dev/null "http://localhost:$port/health/ready"; do
     kill -0 "$pid" 2>/dev/null || { echo "server died, see $dir/serve.log" >&2; exit 1; }

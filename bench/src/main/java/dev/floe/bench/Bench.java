@@ -46,14 +46,16 @@ public final class Bench {
     Map<String, Map<String, Object>> results = new LinkedHashMap<>();
     for (BenchCommand.Target target : command.targets()) {
       RestTarget catalog;
+      RestTarget noisy;
       try {
         catalog = target.connect();
+        noisy = target.noisyWarehouse() == null ? catalog : target.connectNoisy();
       } catch (IllegalStateException e) {
         System.err.println("floe bench: " + e.getMessage());
         System.exit(1);
         return;
       }
-      runs.add(new Workloads(catalog, settings));
+      runs.add(new Workloads(catalog, noisy, settings));
       results.put(target.name(), new LinkedHashMap<>());
     }
     int idle = command.idleSeconds();
@@ -81,6 +83,10 @@ public final class Bench {
         int i = (w % 2 == 0) ? k : runs.size() - 1 - k;
         String name = command.targets().get(i).name();
         System.err.printf("%s: %s%n", name, workload);
+        if (workload.equals(Fairness.WORKLOAD)) {
+          results.get(name).put(workload, runs.get(i).fairness());
+          continue;
+        }
         if (workload.equals(Workloads.EVENTS)) {
           // One result per page size, or why the catalog was not measured (Report.events).
           results.get(name).put(workload, runs.get(i).events());

@@ -26,7 +26,9 @@ record BenchCommand(
    * A catalog to measure, as named on the command line ({@code spec}); nothing is contacted yet.
    * {@code serverPids}, from its {@code pid-file=PATH}s, are its processes on this machine (a
    * catalog and its database, say), whose CPU time, their children's included, every workload
-   * reports per operation; empty when none is given.
+   * reports per operation; empty when none is given. {@code noisyWarehouse}, from {@code
+   * noisy=WAREHOUSE}, is where the fairness workload's noisy tenant writes (null: another namespace
+   * of {@code warehouse}).
    */
   record Target(
       String spec,
@@ -34,9 +36,15 @@ record BenchCommand(
       String uri,
       String warehouse,
       String token,
-      List<Long> serverPids) {
+      List<Long> serverPids,
+      String noisyWarehouse) {
     RestTarget connect() {
       return new RestTarget(name, uri, warehouse, token, serverPids);
+    }
+
+    /** The noisy tenant's catalog: the same one, in {@link #noisyWarehouse}. */
+    RestTarget connectNoisy() {
+      return new RestTarget(name + "/" + noisyWarehouse, uri, noisyWarehouse, token, serverPids);
     }
 
     /** The command line's words, which name the token's file, never the token. */
@@ -48,7 +56,7 @@ record BenchCommand(
 
   static final String USAGE =
       """
-      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...]]
+      Usage: floe bench --target NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...][,noisy=WH]]
                         [--target ...] [--duration 15] [--warmup 20] [--clients 4] [--width 4]
                         [--depth 2] [--tables 5] [--properties 3] [--open-loop-rate 200]
                         [--big-snapshots 10000] [--many-tables 10000] [--hot-writers 4,16,32]
@@ -70,6 +78,9 @@ record BenchCommand(
         events writes --events changes (half single-table commits, half transactions of 10
         tables), then reads them all through POST /v1/{prefix}/events at each page size of
         --event-page-sizes; a target whose /v1/config lists no events endpoint is marked n/a.
+        fairness measures a quiet tenant's commits (20 a second) alone, then beside --clients
+        noisy clients committing 1 MB property values, in warehouse noisy=WH of the same catalog
+        (else in another namespace).
 
         Workloads (create-tree, the namespaces and tables the others use, is always measured
         first): %s
@@ -160,7 +171,7 @@ record BenchCommand(
         List.copyOf(targets), Collections.unmodifiableMap(options), settings, only);
   }
 
-  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...]]}. */
+  /** {@code NAME=URI[,WAREHOUSE[,token-file=PATH][,pid-file=PATH...][,noisy=WH]]}. */
   private static Target target(String spec) {
     int equals = spec.indexOf('=');
     String[] rest = spec.substring(equals + 1).split(",");
@@ -172,9 +183,12 @@ record BenchCommand(
     }
     String warehouse = rest.length > 1 && !rest[1].isEmpty() ? rest[1] : null;
     String token = null;
+    String noisy = null;
     List<Long> pids = new ArrayList<>();
     for (int i = 2; i < rest.length; i++) {
-      if (rest[i].startsWith("token-file=") && token == null) {
+      if (rest[i].startsWith("noisy=") && noisy == null && rest[i].length() > 6) {
+        noisy = rest[i].substring("noisy=".length());
+      } else if (rest[i].startsWith("token-file=") && token == null) {
         Path file = Path.of(rest[i].substring("token-file=".length()));
         try {
           token = Files.readString(file).trim();
@@ -191,19 +205,20 @@ record BenchCommand(
         }
       } else {
         throw new IllegalArgumentException(
-            "Expected token-file=PATH (once) or pid-file=PATH after the warehouse in "
+            "Expected token-file=PATH (once), pid-file=PATH or noisy=WAREHOUSE (once) after the"
+                + " warehouse in "
                 + spec
                 + ", got "
                 + rest[i]);
       }
     }
-    return new Target(spec, spec.substring(0, equals), rest[0], warehouse, token, List.copyOf(pids));
+    return new Target(
+        spec, spec.substring(0, equals), rest[0], warehouse, token, List.copyOf(pids), noisy);
   }
 
   private static int number(Map<String, String> options, String name, int fallback) {
     // No warm-up, or namespaces without properties, are runs one may want; the rest need some.
-    int least =
-        name.equals("warmup") || name.equals("properties") || name.equals("idle") ? 0 : 1;
+    int least = name.equals("warmup") || name.equals("properties") || name.equals("idle") ? 0 : 1;
     return options.containsKey(name) ? whole(name, options.get(name).trim(), least) : fallback;
   }
 

@@ -28,6 +28,15 @@ final class Report {
       System.out.print(md);
       return;
     }
+    if (args[0].equals("--fairness")) {
+      // The fairness workload of a run of its own (floe bench --only fairness).
+      JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
+      StringBuilder md = new StringBuilder();
+      header(md, run);
+      fairness(md, run.path("results"));
+      System.out.print(md);
+      return;
+    }
     if (args[0].equals("--events")) {
       // The events workload of a run of its own (floe bench --only events): the run and its table.
       JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
@@ -97,8 +106,10 @@ final class Report {
     md.append("|---|---:|---:|---:|---|---|---|---|---:|---:|---:|\n");
     for (Iterator<String> it = results.path(floe).fieldNames(); it.hasNext(); ) {
       String workload = it.next();
-      if (workload.equals(Workloads.EVENTS) || workload.equals(IDLE)) {
-        continue; // a table of its own (events), a line of its own (idle)
+      if (workload.equals(Workloads.EVENTS)
+          || workload.equals(Fairness.WORKLOAD)
+          || workload.equals(IDLE)) {
+        continue; // a table of its own (events, fairness), a line of its own (idle)
       }
       JsonNode a = results.path(floe).path(workload);
       JsonNode b = results.path(peer).path(workload);
@@ -190,6 +201,10 @@ final class Report {
       md.append("\n## Reading the event log (`events`)\n\n");
       events(md, results);
     }
+    if (results.path(floe).has(Fairness.WORKLOAD)) {
+      md.append("\n## One tenant's large commits and another's small ones (`fairness`)\n\n");
+      fairness(md, results);
+    }
     md.append("\n## Targets\n\n");
     md.append("| target | measured | verdict |\n|---|---|---|\n");
     JsonNode f = results.path(floe);
@@ -197,7 +212,9 @@ final class Report {
     atMost(
         md,
         "server CPU per commit across many tables at 4 clients ≤ 0.5× the peer's",
-        p == null ? Double.NaN : cpuRatioOf(f.path("commit-many-tables"), p.path("commit-many-tables")),
+        p == null
+            ? Double.NaN
+            : cpuRatioOf(f.path("commit-many-tables"), p.path("commit-many-tables")),
         0.5,
         "×");
     atMost(
@@ -213,7 +230,8 @@ final class Report {
             + "'s loadTable body to as many clients (`"
             + Workloads.NOOP_SERVER
             + "`)",
-        100 * value(f, "load-table", "opsPerSecond")
+        100
+            * value(f, "load-table", "opsPerSecond")
             / value(f, Workloads.NOOP_SERVER, "opsPerSecond"),
         80,
         "%");
@@ -223,7 +241,8 @@ final class Report {
             + floe
             + "'s commit path with the catalog taken out (`kafka-floor-commit-4`,"
             + " bench/src/main/java/dev/floe/bench/KafkaFloor.java)",
-        100 * value(f, "commit-many-tables", "opsPerSecond")
+        100
+            * value(f, "commit-many-tables", "opsPerSecond")
             / value(f, "kafka-floor-commit-4", "opsPerSecond"),
         80,
         "%");
@@ -355,6 +374,75 @@ final class Report {
             .append(page.path("errors").asLong())
             .append(" |\n");
       }
+    }
+  }
+
+  /**
+   * The {@code fairness} workload ({@link Fairness}): per catalog, the quiet tenant's commit
+   * latencies alone and beside the noisy tenant's large commits, and the noise's rate.
+   */
+  static void fairness(StringBuilder md, JsonNode results) {
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "A quiet tenant commits a one-property update to one of its %d tables, in turn, %d"
+                + " times a second (open loop: a stall counts from when the commit was due), first"
+                + " alone, then while"
+                + " noisy clients each commit a %,d-byte property value to tables of their own as"
+                + " fast as they are answered. Latencies in milliseconds; the server's CPU in"
+                + " cores over each phase.%n%n",
+            Fairness.QUIET_TABLES,
+            Fairness.QUIET_RATE,
+            Fairness.NOISY_BYTES));
+    md.append(
+        "| catalog | noisy tenant | quiet alone p50 / p90 / p99 / p99.9 / max | quiet beside the"
+            + " noise p50 / p90 / p99 / p99.9 / max | p50 × | noisy commits/s (MiB/s) | server"
+            + " cores alone / with noise | errors |\n");
+    md.append("|---|---|---|---|---:|---|---|---:|\n");
+    for (Iterator<String> it = results.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      JsonNode run = results.path(name).path(Fairness.WORKLOAD);
+      if (run.isMissingNode()) {
+        continue;
+      }
+      JsonNode alone = run.path("alone");
+      JsonNode together = run.path("withNoise");
+      JsonNode noisy = run.path("noisy");
+      md.append("| ")
+          .append(name)
+          .append(" | ")
+          .append(
+              noisy.path("ops").asLong() >= 0
+                  ? run.path("noisyClients").asInt() + " clients, "
+                  : "")
+          .append(
+              run.path("separateWarehouses").asBoolean()
+                  ? "warehouse `" + run.path("noisyWarehouse").asText() + "`"
+                  : "another namespace (no second warehouse)")
+          .append(" | ")
+          .append(latencies(alone))
+          .append(" | ")
+          .append(latencies(together))
+          .append(" | ")
+          .append(
+              String.format(
+                  Locale.ROOT,
+                  "%.1f×",
+                  together.path("p50").asDouble() / alone.path("p50").asDouble()))
+          .append(" | ")
+          .append(num(noisy.path("opsPerSecond").asDouble()))
+          .append(" (")
+          .append(num(noisy.path("mebibytesPerSecond").asDouble()))
+          .append(") | ")
+          .append(optional(alone.path("serverCores")))
+          .append(" / ")
+          .append(optional(together.path("serverCores")))
+          .append(" | ")
+          .append(
+              alone.path("errors").asLong()
+                  + together.path("errors").asLong()
+                  + noisy.path("errors").asLong())
+          .append(" |\n");
     }
   }
 

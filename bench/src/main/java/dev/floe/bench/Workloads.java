@@ -38,6 +38,7 @@ final class Workloads {
   static final String EVENTS = "events";
 
   private final RestTarget target;
+  private final RestTarget noisy;
   private final Settings settings;
   private final String run;
   private final List<String> namespaces = new ArrayList<>();
@@ -66,7 +67,16 @@ final class Workloads {
       List<Integer> eventPageSizes) {}
 
   Workloads(RestTarget target, Settings settings) {
+    this(target, target, settings);
+  }
+
+  /**
+   * @param noisy where {@link Fairness}'s noisy tenant writes: another warehouse of the same
+   *     catalog, or {@code target} itself
+   */
+  Workloads(RestTarget target, RestTarget noisy, Settings settings) {
     this.target = target;
+    this.noisy = noisy;
     this.settings = settings;
     this.run = "b" + Long.toString(System.currentTimeMillis() % 10_000_000, 36);
   }
@@ -104,7 +114,8 @@ final class Workloads {
             "big-table-commit",
             "many-tables-list-paged",
             "many-tables-list-unpaged",
-            EVENTS));
+            EVENTS,
+            Fairness.WORKLOAD));
     return names;
   }
 
@@ -236,6 +247,16 @@ final class Workloads {
    */
   Map<String, Object> events() {
     return new EventsRead(target, tableNames, settings).run();
+  }
+
+  /** The {@link Fairness#WORKLOAD} workload, its noisy tenant in {@code noisy}. */
+  Map<String, Object> fairness() {
+    try {
+      return new Fairness(target, noisy, settings, run).run();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
   }
 
   /** What setting up the big table and the many tables measured, for the report. */

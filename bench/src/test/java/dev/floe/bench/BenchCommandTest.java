@@ -23,7 +23,7 @@ class BenchCommandTest {
     Files.writeString(tokenFile, "secret-token\n");
     BenchCommand command =
         parse(
-            "--target", "floe=http://localhost:8181,default,token-file=" + tokenFile,
+            "--target", "floe=http://localhost:8181,default,token-file=" + tokenFile + ",noisy=n",
             "--target", "peer=http://localhost:8182",
             "--duration", "3",
             "--warmup", "0",
@@ -34,19 +34,21 @@ class BenchCommandTest {
     assertThat(command.targets())
         .containsExactly(
             new BenchCommand.Target(
-                "floe=http://localhost:8181,default,token-file=" + tokenFile,
+                "floe=http://localhost:8181,default,token-file=" + tokenFile + ",noisy=n",
                 "floe",
                 "http://localhost:8181",
                 "default",
                 "secret-token",
-                List.of()),
+                List.of(),
+                "n"),
             new BenchCommand.Target(
                 "peer=http://localhost:8182",
                 "peer",
                 "http://localhost:8182",
                 null,
                 null,
-                List.of()));
+                List.of(),
+                null));
     assertThat(command.settings().durationSeconds()).isEqualTo(3);
     assertThat(command.settings().warmupSeconds()).isZero();
     assertThat(command.settings().clients()).isEqualTo(4);
@@ -85,7 +87,7 @@ class BenchCommandTest {
     assertThat(parse("--target", TARGET).settings().eventPageSizes())
         .containsExactly(10, 100, 1000);
     assertThatThrownBy(() -> parse("--target", "floe=http://localhost:8181,default,pid=" + pidFile))
-        .hasMessageContaining("Expected token-file=PATH (once) or pid-file=PATH");
+        .hasMessageContaining("Expected token-file=PATH (once), pid-file=PATH or noisy=WAREHOUSE");
   }
 
   @Test
@@ -97,8 +99,7 @@ class BenchCommandTest {
 
     BenchCommand command =
         parse(
-            "--target",
-            "peer=http://localhost:8182,,pid-file=" + server + ",pid-file=" + database);
+            "--target", "peer=http://localhost:8182,,pid-file=" + server + ",pid-file=" + database);
 
     assertThat(command.targets().get(0).serverPids()).containsExactly(100L, 200L);
   }
