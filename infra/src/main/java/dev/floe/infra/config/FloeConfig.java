@@ -125,7 +125,12 @@ public record FloeConfig(
     return fromProperties(props);
   }
 
+  /**
+   * @throws IllegalArgumentException for an unknown {@code floe.*} key ({@link ConfigKeys}) or a
+   *     bad value
+   */
   public static FloeConfig fromProperties(Properties props) {
+    ConfigKeys.check(props);
     Path dataDir =
         Path.of(props.getProperty("floe.data-dir", "floe-data")).toAbsolutePath().normalize();
     Map<String, String> warehouses = new LinkedHashMap<>();
