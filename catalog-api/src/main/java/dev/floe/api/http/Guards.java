@@ -51,13 +51,21 @@ final class Guards {
   static final Guard AUTHENTICATED = (catalog, request) -> {};
 
   /** Principals and tokens: the admin role on every warehouse ({@code *}). */
-  static final Guard SUPERUSER =
-      (catalog, request) -> {
-        Caller caller = request.caller();
-        if (!caller.unrestricted() && !catalog.access().isSuperuser(caller.name())) {
-          throw ApiException.forbidden(caller.name(), "manage principals and tokens");
-        }
-      };
+  static final Guard SUPERUSER = superuser("manage principals and tokens");
+
+  /**
+   * A superuser's right (the admin role on every warehouse, {@code *}); a refusal says what the
+   * caller tried to do and which right it needs.
+   */
+  static Guard superuser(String action) {
+    return (catalog, request) -> {
+      Caller caller = request.caller();
+      if (!caller.unrestricted() && !catalog.access().isSuperuser(caller.name())) {
+        throw ApiException.forbidden(
+            caller.name(), action + " (a superuser's right: the admin role on warehouse *)");
+      }
+    };
+  }
 
   /** Load or probe a namespace: it must be visible. */
   static final Guard SEE_NAMESPACE =

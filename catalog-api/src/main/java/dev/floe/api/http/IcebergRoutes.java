@@ -108,7 +108,7 @@ public final class IcebergRoutes {
     iceberg.add(EventsHandlers.V1_EVENTS, any, eventPages::handleEvents);
     iceberg.add(EventsHandlers.V1_EVENTS_STREAM, any, eventPages::handleStream);
     iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
-    route.add(GET, "/metrics", superuser, membership::handlePrometheus);
+    route.add(GET, "/metrics", Guards.superuser("read /metrics"), membership::handlePrometheus);
     route.add(
         GET,
         mgmt + "/lineage/tables/{namespace}/{table}",

@@ -84,7 +84,7 @@ final class StreamsMetricsText {
               "floe_streams_alive_threads",
               "gauge",
               "Stream threads currently running.",
-              List.of()));
+              List.of("client-id")));
 
   private final Supplier<KafkaStreams.State> state;
   private final Supplier<Map<MetricName, ? extends Metric>> metrics;

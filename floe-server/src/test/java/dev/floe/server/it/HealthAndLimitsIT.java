@@ -379,6 +379,14 @@ class HealthAndLimitsIT {
   @Test
   void metricsExposeLatencyCommandOutcomesAndStreams() throws Exception {
     assertThat(post(NS, "{\"namespace\":[\"limits\"]}").statusCode()).isEqualTo(409);
+    assertThat(
+            post(
+                    NS + "/limits/tables/t/metrics",
+                    "{\"report-type\":\"commit-report\",\"table-name\":\"limits.t\","
+                        + "\"snapshot-id\":1,\"sequence-number\":1,\"operation\":\"append\","
+                        + "\"metrics\":{}}")
+                .statusCode())
+        .isEqualTo(204);
     assertThat(get("/health/ready").statusCode()).isEqualTo(200);
     HttpResponse<String> response = get("/metrics");
     assertThat(response.statusCode()).isEqualTo(200);
@@ -400,7 +408,23 @@ class HealthAndLimitsIT {
         .contains("floe_streams_commit_latency_max_ms{thread_id=")
         .contains("floe_streams_records_lag_max{client_id=")
         .contains("floe_consumer_lag_records{client_id=")
+        .containsPattern("(?m)^floe_streams_alive_threads\\{client_id=\"[^\"]+\"\\} 1(\\.0)?$")
         .doesNotContain("topic=\"floe_commands\"");
+    // Every metric the answer declares has a value.
+    List<String> lines = response.body().lines().toList();
+    for (String line : lines) {
+      if (line.startsWith("# TYPE ")) {
+        String name = line.split(" ")[2];
+        assertThat(lines)
+            .as("a sample of %s", name)
+            .anyMatch(
+                l ->
+                    !l.startsWith("#")
+                        && (l.startsWith(name + "{")
+                            || l.startsWith(name + " ")
+                            || l.startsWith(name + "_")));
+      }
+    }
   }
 
   // --- helpers ---

@@ -116,6 +116,23 @@ class ManagementInputIT {
         AuthHttp.send(floe.uri(), "GET", claimed, admin, null), 401, "NotAuthorizedException");
   }
 
+  @Test
+  void aRefusalOfASuperusersRouteSaysWhatWasRefusedAndWhichRightItNeeds() {
+    String reader = AuthHttp.principalWithToken(floe.uri(), admin, "metrics_reader");
+    AuthHttp.Response metrics = AuthHttp.send(floe.uri(), "GET", "/metrics", reader, null);
+    AuthHttp.Response principals =
+        AuthHttp.send(floe.uri(), "GET", MGMT + "/principals", reader, null);
+
+    assertError(metrics, 403, "ForbiddenException");
+    assertThat(metrics.json().path("error").path("message").asText())
+        .isEqualTo(
+            "Principal metrics_reader may not read /metrics (a superuser's right: the admin role on"
+                + " warehouse *)");
+    assertError(principals, 403, "ForbiddenException");
+    assertThat(principals.json().path("error").path("message").asText())
+        .startsWith("Principal metrics_reader may not manage principals and tokens");
+  }
+
   private static List<String> principals() {
     List<String> names = new ArrayList<>();
     send("GET", MGMT + "/principals", null, 200)
