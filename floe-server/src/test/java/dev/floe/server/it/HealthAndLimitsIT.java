@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.HostileBodies;
 import dev.floe.server.it.support.RawHttp;
+import dev.floe.server.it.support.SseClient;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -127,6 +128,61 @@ class HealthAndLimitsIT {
         .noneMatch(line -> line.contains("ERROR"))
         .as("Kafka Streams' start-up advice is followed (StreamsSettings)")
         .noneMatch(line -> line.contains("processing.exception.handler.global.enabled"));
+  }
+
+  /**
+   * The warnings docs/operations.md ("Logs") lists for a start: Kafka's controller activation on a
+   * new broker log, Kafka Streams' advice when the data directory is under the temporary directory
+   * (as a test's is), and Floe's own when authentication is off (as here).
+   */
+  private static final List<String> DOCUMENTED_WARNINGS =
+      List.of(
+          "Performing controller activation",
+          "Using an OS temp directory in the state.dir property",
+          "AUTHENTICATION IS OFF");
+
+  @Test
+  void theLogHoldsNoWarningButTheDocumentedOnesAfterEventPagesAStreamAndConsoleReads()
+      throws Exception {
+    int before = Files.readAllLines(floe.log()).size();
+    // What the console reads on its pages, and the events endpoint paged and streamed.
+    for (String path :
+        List.of(
+            "/v1/config?warehouse=default",
+            NS,
+            NS + "/limits/tables",
+            NS + "/limits/tables/t",
+            "/management/v1/whoami",
+            "/")) {
+      assertThat(get(path).statusCode()).as(path).isLessThan(400);
+    }
+    String token = "";
+    for (int page = 0; page < 5; page++) {
+      HttpResponse<String> events =
+          post(
+              "/v1/default/events",
+              token.isEmpty()
+                  ? "{\"page-size\":2}"
+                  : "{\"page-size\":2,\"continuation-token\":\"" + token + "\"}");
+      assertThat(events.statusCode()).isEqualTo(200);
+      token = JSON.readTree(events.body()).path("continuation-token").asText();
+    }
+    try (SseClient stream =
+        new SseClient(floe.uri(), "/v1/default/events/stream?since-timestamp-ms=0", "none", null)) {
+      stream.awaitOpen();
+      stream.next(Duration.ofSeconds(10));
+    }
+    Thread.sleep(1000);
+
+    List<String> log = Files.readAllLines(floe.log());
+    List<String> checked = new ArrayList<>(startLog);
+    checked.addAll(log.subList(before, log.size()));
+    List<String> warnings =
+        checked.stream()
+            .filter(line -> line.matches("^\\S+ (WARN|ERROR) .*"))
+            .filter(line -> DOCUMENTED_WARNINGS.stream().noneMatch(line::contains))
+            .toList();
+    assertThat(warnings).as("WARN and ERROR lines docs/operations.md does not list").isEmpty();
   }
 
   @Test

@@ -139,6 +139,9 @@ public final class EventLogPages implements AutoCloseable {
       Predicate<Item> keep,
       Predicate<Item> counted) {
     List<TopicPartition> partitions = partitions(consumer);
+    // Assigned before their offsets are asked for: the answers update the positions of assigned
+    // partitions, and Kafka warns for each partition that is not (eight lines a page).
+    consumer.assign(partitions);
     Map<TopicPartition, Long> begin = consumer.beginningOffsets(partitions);
     Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
     Map<TopicPartition, Long> start = new HashMap<>();
@@ -168,7 +171,6 @@ public final class EventLogPages implements AutoCloseable {
       }
       start.put(tp, position);
     }
-    consumer.assign(partitions);
     start.forEach(consumer::seek);
 
     Map<Integer, Deque<Item>> read = new HashMap<>();
@@ -244,9 +246,11 @@ public final class EventLogPages implements AutoCloseable {
     KafkaConsumer<String, byte[]> consumer = borrow();
     try {
       List<TopicPartition> partitions = partitions(consumer);
+      consumer.assign(partitions);
       Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
       return partitions.stream().map(end::get).toList();
     } finally {
+      consumer.unsubscribe();
       idle.put(consumer);
     }
   }
