@@ -116,8 +116,12 @@ function renderChrome(route) {
       link("live", "Live", href(live, { page: "live" }), cur === "live"),
       link("deleted", "Deleted", href(live, { page: "deleted" }), cur === "deleted"),
     );
-    if (isAdmin(live)) items.push(link("access", "Access", href(live, { page: "access" }), cur === "access"));
-    items.push(link("audit", "Audit", href(live, { page: "audit" }), cur === "audit"));
+    if (isAdmin(live)) {
+      items.push(
+        link("access", "Access", href(live, { page: "access" }), cur === "access"),
+        link("audit", "Audit", href(live, { page: "audit" }), cur === "audit"),
+      );
+    }
   }
   const links = h("div", { class: "nav-links" }, items);
   let picker = null;

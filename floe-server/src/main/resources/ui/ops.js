@@ -618,6 +618,11 @@ function visibilitySection(wh) {
 
 // ---- #/w/{wh}/audit --------------------------------------------------------------------------
 
+/** The record's route template, which names its method already ("POST /v1/{prefix}/events"). */
+function requestLine(r) {
+  return r.route && r.route.startsWith(r.method + " ") ? r.route : r.method + " " + r.route;
+}
+
 export async function auditPage(ctx, root) {
   const wh = ctx.route.base;
   root.append(h("h1", { tabindex: "-1" }, "Audit log of ", h("code", null, wh)));
@@ -645,9 +650,9 @@ export async function auditPage(ctx, root) {
                 h(
                   "tr",
                   { "data-test": "audit-row" },
-                  h("td", null, r.time),
+                  h("td", { class: "nowrap" }, r.time),
                   h("td", null, r.principal),
-                  h("td", null, h("code", { class: "small" }, r.method + " " + r.route)),
+                  h("td", { class: "nowrap" }, h("code", { class: "small nowrap" }, requestLine(r))),
                   h("td", null, r.target || ""),
                   h("td", null, String(r.status)),
                   h("td", null, r.errorType ? r.errorType + ": " + (r.message || "") : ""),

@@ -6,6 +6,7 @@ import dev.floe.events.Topics;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +20,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes an {@link AuditRecord} to {@code floe.audit} for every request that changes or tries to
- * change the catalog (every method but GET and HEAD), whatever its outcome: changes, refused input,
- * failed commits with the requirement that failed. Reads are recorded too when {@code
- * floe.audit.reads=true}. Keyed by warehouse. Holds no token or credential: the principal is a
- * name, and messages are the ErrorModel messages the client saw.
+ * change the catalog (every method but GET and HEAD, and but the events endpoint's {@code POST}, a
+ * read), whatever its outcome: changes, refused input, failed commits with the requirement that
+ * failed. Reads are recorded too when {@code floe.audit.reads=true}. Keyed by warehouse. Holds no
+ * token or credential: the principal is a name, and messages are the ErrorModel messages the client
+ * saw.
  */
 public final class KafkaAuditLog implements AuditLog, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaAuditLog.class);
@@ -63,9 +65,13 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
     this.reads = reads;
   }
 
+  /** Routes that read by {@code POST} (a body holds their query): audited as reads. */
+  static final Set<String> READS_BY_POST = Set.of("POST " + EventsHandlers.V1_EVENTS.path());
+
   @Override
   public void record(RequestContext request, String route, int status, ApiException error) {
-    boolean isRead = route.startsWith("GET ") || route.startsWith("HEAD ");
+    boolean isRead =
+        route.startsWith("GET ") || route.startsWith("HEAD ") || READS_BY_POST.contains(route);
     // Refusals of reads (401, 403) are always recorded; other reads only when configured.
     if (isRead && !reads && status != 401 && status != 403) {
       return;

@@ -273,6 +273,7 @@ class ConsoleIT {
       ritas.open(floe.uri() + "/ui/#/w/default/ns/db/table/orders");
       assertThat(ritas.await("error").getText()).containsIgnoringCase("forbidden");
       assertThat(ritas.all("nav-access")).as("a reader has no access pages").isEmpty();
+      assertThat(ritas.all("nav-audit")).as("nor the audit log").isEmpty();
       ritas.open(floe.uri() + "/ui/#/w/default/access");
       await(
           ritas,
@@ -375,10 +376,22 @@ class ConsoleIT {
                 .status())
         .as("the audit log is for admins")
         .isEqualTo(403);
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(),
+                    "POST",
+                    "/v1/default/namespaces",
+                    outsider,
+                    "{\"namespace\":[\"o\"]}")
+                .status())
+        .isEqualTo(403);
+    // Reading the events is a read, by POST: not an audited change.
+    AuthHttp.expect(200, floe.uri(), "POST", "/v1/default/events", admin, "{}");
     try (Browser browser = new Browser()) {
       browser.open(floe.uri() + "/ui/");
       signIn(browser, admin);
-      browser.open(floe.uri() + "/ui/#/w/default/audit");
+      browser.open(floe.uri() + "/ui/#/w/default/live");
+      browser.await("nav-audit").click();
       browser.await("audit-status").sendKeys("403");
       browser.await("audit-principal").sendKeys("otto");
       browser.await("audit-apply").click();
@@ -388,8 +401,28 @@ class ConsoleIT {
               texts(browser.all("audit-row")).stream()
                   .anyMatch(r -> r.contains("otto") && r.contains("403") && r.contains("DELETE")),
           "otto's denied drop in the audit log");
+      assertThat(texts(browser.all("audit-row")))
+          .as("each request's method once")
+          .anyMatch(r -> r.contains("POST /v1/{prefix}/namespaces"))
+          .noneMatch(r -> r.contains("POST POST"));
       assertThat(browser.consoleErrors()).isEmpty();
     }
+    JsonNode records =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "GET",
+                "/management/v1/warehouses/default/audit?limit=1000",
+                admin,
+                null)
+            .json()
+            .path("records");
+    assertThat(records).isNotEmpty();
+    records.forEach(
+        r ->
+            assertThat(r.path("route").asText())
+                .as("the events endpoint's reads and the console's")
+                .isNotEqualTo("POST /v1/{prefix}/events"));
   }
 
   private static void signIn(Browser browser, String token) {
