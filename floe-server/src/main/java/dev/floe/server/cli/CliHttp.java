@@ -7,6 +7,7 @@ import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
 import java.time.Duration;
 
 /**
@@ -35,6 +36,10 @@ final class CliHttp {
           START_IT,
           e);
     } catch (ConnectException e) {
+      if (unresolved(e)) {
+        throw new CliFailure(
+            "cannot reach " + url + " (unknown host)", "check the host name in --url", e);
+      }
       throw new CliFailure("cannot reach " + url + " (connection refused)", START_IT, e);
     } catch (HttpTimeoutException e) {
       throw new CliFailure(
@@ -43,6 +48,15 @@ final class CliHttp {
       throw new CliFailure(
           "cannot reach " + url + " (" + e.getMessage() + ")", "check the URL; " + START_IT, e);
     }
+  }
+
+  private static boolean unresolved(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof UnresolvedAddressException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -7,6 +7,7 @@ import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.IParameterExceptionHandler;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The one place where the command line reports what went wrong: one line on stderr, {@code error:
@@ -28,8 +29,19 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
   /** A command line picocli could not parse, or a command refused after parsing it. */
   @Override
   public int handleParseException(ParameterException e, String[] args) {
-    report(e, sentence(e.getMessage()), "see " + helpOf(e.getCommandLine()));
+    report(e, sentence(whatIsWrong(e)), "see " + helpOf(e.getCommandLine()));
     return USAGE;
+  }
+
+  /** Picocli's message, but a word where a command was expected is called an unknown command. */
+  private static String whatIsWrong(ParameterException e) {
+    if (e instanceof UnmatchedArgumentException unmatched
+        && !e.getCommandLine().getSubcommands().isEmpty()
+        && !unmatched.getUnmatched().isEmpty()
+        && !unmatched.getUnmatched().get(0).startsWith("-")) {
+      return "unknown command '" + unmatched.getUnmatched().get(0) + "'";
+    }
+    return e.getMessage();
   }
 
   @Override

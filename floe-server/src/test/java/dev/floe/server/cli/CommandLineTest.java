@@ -145,7 +145,9 @@ class CommandLineTest {
 
   @Test
   void unknownCommandsAndOptionsAreOneLineNamingThem() {
-    assertUsageError(floe("nosuch"), "'nosuch'", "floe");
+    assertUsageError(floe("nosuch"), "unknown command 'nosuch'", "floe");
+    assertUsageError(floe("tokens", "mint"), "unknown command 'mint'", "floe tokens");
+    assertUsageError(floe("latency", "extra"), "'extra'", "floe latency");
     assertUsageError(floe("--bogus"), "'--bogus'", "floe");
     assertUsageError(floe("latency", "--bogus"), "unknown option: '--bogus'", "floe latency");
     assertUsageError(
@@ -197,6 +199,16 @@ class CommandLineTest {
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.errorLine())
         .isEqualTo("error: cannot reach " + url + " (connection refused)" + START_THE_SERVER);
+  }
+
+  @Test
+  void anUnknownHostIsNamed() {
+    Run run = floe("principals", "list", "--url", "http://nosuchhost.invalid:8181", "--token", "t");
+    assertThat(run.exit()).isEqualTo(1);
+    assertThat(run.errorLine())
+        .isEqualTo(
+            "error: cannot reach http://nosuchhost.invalid:8181 (unknown host); check the host"
+                + " name in --url");
   }
 
   @ParameterizedTest
