@@ -119,6 +119,7 @@ final class DeletedCommand {
     }
   }
 
+  /** {@code floe deleted list}: the dropped entities kept, as a table or as JSON. */
   @Command(
       name = "list",
       description =
@@ -204,6 +205,7 @@ final class DeletedCommand {
     }
   }
 
+  /** {@code floe deleted restore}: brings a dropped table, view or namespace back. */
   @Command(
       name = "restore",
       description = {
@@ -236,6 +238,7 @@ final class DeletedCommand {
     }
   }
 
+  /** {@code floe deleted expunge}: ends a dropped entity's recovery period now. */
   @Command(
       name = "expunge",
       description =

@@ -52,6 +52,7 @@ final class GrantsCommand {
     }
   }
 
+  /** {@code floe grants list}: every grant of a warehouse. */
   @Command(
       name = "list",
       description = "List a warehouse's grants.",
@@ -70,6 +71,7 @@ final class GrantsCommand {
         server, new Request("GET", ManagementClient.warehouse(warehouse) + "/grants", null));
   }
 
+  /** {@code floe grants add}: lets a principal read, write or manage a namespace or table. */
   @Command(
       name = "add",
       description = "Grant a principal an action on a namespace, or on a table in it.",
@@ -90,6 +92,7 @@ final class GrantsCommand {
     return send(server, new Request("POST", target.grants(), target.body().put("action", action)));
   }
 
+  /** {@code floe grants revoke}: takes a principal's grant on a namespace or table away. */
   @Command(
       name = "revoke",
       description = "Revoke a principal's grant on a namespace, or on a table in it.",

@@ -24,6 +24,7 @@ final class PrincipalsCommand {
     this.streams = streams;
   }
 
+  /** {@code floe principals list}: every principal, with its roles. */
   @Command(
       name = "list",
       description = "List every principal.",
@@ -33,6 +34,7 @@ final class PrincipalsCommand {
     return send(server, new Request("GET", BASE + "/principals", null));
   }
 
+  /** {@code floe principals create NAME}: creates a principal. */
   @Command(
       name = "create",
       description = "Create a principal.",
@@ -56,6 +58,7 @@ final class PrincipalsCommand {
     return send(server, new Request("POST", BASE + "/principals", body));
   }
 
+  /** {@code floe principals delete NAME}: deletes a principal. */
   @Command(
       name = "delete",
       description = "Delete a principal.",
@@ -68,6 +71,7 @@ final class PrincipalsCommand {
     return send(server, new Request("DELETE", BASE + "/principals/" + enc(name), null));
   }
 
+  /** {@code floe principals role NAME}: sets or (with {@code none}) removes a role. */
   @Command(
       name = "role",
       description = "Give a principal a role in a warehouse (or every warehouse), or take it away.",

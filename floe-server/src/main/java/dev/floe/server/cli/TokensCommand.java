@@ -24,9 +24,10 @@ final class TokensCommand {
     this.streams = streams;
   }
 
+  /** {@code floe tokens create PRINCIPAL}: creates a token and prints the answer holding it. */
   @Command(
       name = "create",
-      description = "Create a token for a principal; the answer holds the token, shown once.",
+      description = "Create a token for a principal and print it.",
       footerHeading = "%nExample:%n",
       footer = "  floe tokens create alice --expires-in-seconds 86400")
   int create(
@@ -34,7 +35,7 @@ final class TokensCommand {
       @Option(
               names = "--expires-in-seconds",
               paramLabel = "N",
-              description = "how long the token is valid (default: the server's)")
+              description = "how long the token is valid, in seconds")
           Long expiresInSeconds,
       @Mixin ServerOptions server)
       throws InterruptedException {
@@ -45,9 +46,10 @@ final class TokensCommand {
     return send(server, new Request("POST", tokens(principal), body));
   }
 
+  /** {@code floe tokens list PRINCIPAL}: a principal's tokens, by id. */
   @Command(
       name = "list",
-      description = "List a principal's tokens (their ids, never the tokens).",
+      description = "List a principal's tokens.",
       footerHeading = "%nExample:%n",
       footer = "  floe tokens list alice")
   int list(
@@ -57,6 +59,7 @@ final class TokensCommand {
     return send(server, new Request("GET", tokens(principal), null));
   }
 
+  /** {@code floe tokens revoke TOKEN_ID}: revokes a token. */
   @Command(
       name = "revoke",
       description = "Revoke a token by its id.",

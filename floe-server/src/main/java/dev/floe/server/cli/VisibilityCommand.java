@@ -41,6 +41,7 @@ final class VisibilityCommand {
     }
   }
 
+  /** {@code floe visibility get}: a namespace's visibility. */
   @Command(
       name = "get",
       description = "Show a namespace's visibility.",
@@ -50,6 +51,7 @@ final class VisibilityCommand {
     return ManagementClient.send(server, new Request("GET", namespace.path(), null), streams.out());
   }
 
+  /** {@code floe visibility set}: makes a namespace private or public. */
   @Command(
       name = "set",
       description = "Set a namespace's visibility.",
