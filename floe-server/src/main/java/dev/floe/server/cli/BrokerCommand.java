@@ -28,8 +28,8 @@ import picocli.CommandLine.Spec;
     footerHeading = "%nExamples:%n",
     footer = {
       "  floe broker --data-dir ./floe-broker",
-      "  floe broker --node-id 1 --controller-quorum 1@host1:9093,2@host2:9093,3@host3:9093 \\",
-      "              --port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qk"
+      "  floe broker --node-id 1 --controller-quorum 1@h1:9093,2@h2:9093,3@h3:9093 \\",
+      "    --port 9092 --cluster-id MkU3OEVBNTcwNTJENDM2Qk"
     })
 final class BrokerCommand implements Callable<Integer> {
   private final Streams streams;

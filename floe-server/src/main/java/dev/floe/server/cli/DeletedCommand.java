@@ -214,7 +214,7 @@ final class DeletedCommand {
       },
       footerHeading = "%nExamples:%n",
       footer = {
-        "  floe deleted restore --warehouse default --namespace db --table orders --as orders_v1",
+        "  floe deleted restore --warehouse default --namespace db --table orders --as v1",
         "  floe deleted restore --warehouse default --namespace db.staging"
       })
   static final class Restore extends TargetAction {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
     description = "List, add and revoke grants on namespaces and tables (management API).",
     subcommands = HelpCommand.class,
     footerHeading = "%nExample:%n",
-    footer = "  floe grants add --warehouse default --principal alice --namespace db --action read")
+    footer = "  floe grants add --warehouse w --principal ann --namespace db --action read")
 final class GrantsCommand {
   private final Streams streams;
 
@@ -76,9 +76,10 @@ final class GrantsCommand {
       name = "add",
       description = "Grant a principal an action on a namespace, or on a table in it.",
       footerHeading = "%nExample:%n",
-      footer =
-          "  floe grants add --warehouse default --principal alice --namespace db --table orders"
-              + " --action write")
+      footer = {
+        "  floe grants add --warehouse w --principal ann --namespace db --table t \\",
+        "    --action write"
+      })
   int add(
       @Mixin Target target,
       @Option(

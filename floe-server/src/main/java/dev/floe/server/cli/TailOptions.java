@@ -43,7 +43,7 @@ record TailOptions(
     @Option(
         names = "--table",
         paramLabel = "ns.t",
-        description = "only this table or namespace, levels joined by '.' (db.sales.orders)")
+        description = "only this table or namespace, levels joined by '.'")
     String table;
 
     @Option(

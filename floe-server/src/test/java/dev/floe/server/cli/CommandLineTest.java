@@ -117,6 +117,10 @@ class CommandLineTest {
             "Usage: floe" + path.stream().map(word -> " " + word).reduce("", String::concat))
         .contains("-h, --help")
         .contains("Example");
+    String examples = run.out().substring(run.out().lastIndexOf("Example"));
+    assertThat(examples.lines().skip(1).toList())
+        .as("examples fit in 80 columns, so none is wrapped")
+        .allSatisfy(line -> assertThat(line).startsWith("  "));
   }
 
   @Test
