@@ -4,12 +4,14 @@ import dev.floe.infra.config.FloeConfig;
 import dev.floe.server.cli.CliFailure;
 import dev.floe.server.cli.Streams;
 import java.io.IOException;
+import java.net.BindException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -87,7 +89,13 @@ public final class ServeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     FloeConfig config = config();
     requireFreePort(config);
-    FloeServer server = FloeServer.start(config);
+    FloeServer server;
+    try {
+      server = FloeServer.start(config);
+    } catch (RuntimeException e) {
+      // The port was free a moment ago, but something took it before the server bound it.
+      throw bindFailure(e).map(bind -> cannotListen(config, bind)).orElseThrow(() -> e);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -144,10 +152,28 @@ public final class ServeCommand implements Callable<Integer> {
     try (ServerSocket socket = new ServerSocket()) {
       socket.bind(new InetSocketAddress(config.host(), config.port()));
     } catch (IOException e) {
-      throw new CliFailure(
-          "port " + config.port() + " is already in use (" + e.getMessage() + ")",
+      throw cannotListen(config, e);
+    }
+  }
+
+  private static CliFailure cannotListen(FloeConfig config, IOException e) {
+    if (e instanceof BindException && "Address already in use".equals(e.getMessage())) {
+      return new CliFailure(
+          "port " + config.port() + " is already in use",
           "stop what listens there, or pick another port with --port");
     }
+    return new CliFailure(
+        "cannot listen on " + config.host() + ":" + config.port() + " (" + e.getMessage() + ")",
+        "pick another --port or --host");
+  }
+
+  private static Optional<BindException> bindFailure(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof BindException bind) {
+        return Optional.of(bind);
+      }
+    }
+    return Optional.empty();
   }
 
   static String banner(FloeConfig config, int port) {

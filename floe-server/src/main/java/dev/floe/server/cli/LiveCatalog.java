@@ -35,6 +35,19 @@ final class LiveCatalog {
     this.token = token;
   }
 
+  /**
+   * Returns when the catalog answers at all (its readiness check, whatever the answer), so that a
+   * replay does not find out only after reading the whole log that there is nothing to compare
+   * with.
+   */
+  void requireReachable() throws InterruptedException {
+    CliHttp.send(
+        http,
+        HttpRequest.newBuilder(URI.create(base + "/health/ready")).GET().build(),
+        HttpResponse.BodyHandlers.discarding(),
+        url);
+  }
+
   /** Digest of every namespace ({@code wh/ns}) and table ({@code wh/ns.t}) of one warehouse. */
   Map<String, String> digests(String warehouse) throws IOException, InterruptedException {
     Map<String, String> digests = new TreeMap<>();

@@ -116,6 +116,11 @@ public final class ReplayCommand implements Callable<Integer> {
     }
     String bootstrap = kafka != null ? kafka : EmbeddedBroker.bootstrap(data);
     KafkaAddress.requireReachable(bootstrap);
+    LiveCatalog live = new LiveCatalog(url, ClientToken.resolve(token, data));
+    boolean comparing = stop == EventLogReader.Until.END && !noCompare;
+    if (comparing) {
+      live.requireReachable();
+    }
     Topics topics = new Topics(topicPrefix);
     PrintStream err = streams.err();
 
@@ -146,11 +151,11 @@ public final class ReplayCommand implements Callable<Integer> {
       print(state, streams.out());
       return 0;
     }
-    if (noCompare) {
+    if (!comparing) {
       return 0;
     }
     try {
-      return compare(state, new LiveCatalog(url, ClientToken.resolve(token, data)), streams.out());
+      return compare(state, live, streams.out());
     } catch (IOException e) {
       throw new CliFailure(
           "cannot read the live catalog at " + url + " (" + e.getMessage() + ")",

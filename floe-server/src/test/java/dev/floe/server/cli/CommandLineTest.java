@@ -305,6 +305,18 @@ class CommandLineTest {
   }
 
   @Test
+  void replayChecksTheServerItComparesWithBeforeReadingTheLog() throws IOException {
+    // Anything that accepts a connection passes for the broker; the comparison is checked first.
+    try (ServerSocket broker = new ServerSocket(0)) {
+      String url = "http://127.0.0.1:" + deadPort;
+      Run run = floe("replay", "--kafka", "127.0.0.1:" + broker.getLocalPort(), "--url", url);
+      assertThat(run.exit()).isEqualTo(1);
+      assertThat(run.errorLine())
+          .isEqualTo("error: cannot reach " + url + " (connection refused)" + START_THE_SERVER);
+    }
+  }
+
+  @Test
   void replayChecksItsUrlAndItsUntilBeforeReading() {
     assertUsageError(
         floe("replay", "--url", "localhost:8181", "--kafka", "127.0.0.1:" + deadPort),
