@@ -43,7 +43,7 @@ import picocli.CommandLine.Spec;
       "  floe replay --data-dir ./floe-data --url http://localhost:8181",
       "  floe replay --kafka broker1:9092 --until 2026-11-30T10:00:00Z --out /tmp/then"
     })
-public final class ReplayCommand implements Callable<Integer> {
+final class ReplayCommand implements Callable<Integer> {
   private final Streams streams;
 
   @Spec CommandSpec spec;
@@ -193,7 +193,7 @@ public final class ReplayCommand implements Callable<Integer> {
     return differences == 0 ? 0 : 1;
   }
 
-  public static Map<String, String> digests(ReplayState state) {
+  static Map<String, String> digests(ReplayState state) {
     Map<String, String> digests = new TreeMap<>();
     for (Map.Entry<ReplayState.NamespaceRef, NamespaceState> ns : state.namespaces().entrySet()) {
       digests.put(

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * read_committed}: an event shows once the processor's transaction that wrote it has committed, the
  * same view the projections have.
  */
-public final class TailCommand {
+final class TailCommand {
   private static final Logger LOG = LoggerFactory.getLogger(TailCommand.class);
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(15);
