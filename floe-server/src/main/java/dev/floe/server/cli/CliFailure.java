@@ -10,11 +10,11 @@ public final class CliFailure extends RuntimeException {
 
   /** A failure of the work itself (an unreachable server, a refused request): exit status 1. */
   public CliFailure(String whatFailed, String whatToDo) {
-    this(whatFailed, whatToDo, 1, null);
+    this(whatFailed, whatToDo, ErrorReporter.FAILED, null);
   }
 
   public CliFailure(String whatFailed, String whatToDo, Throwable cause) {
-    this(whatFailed, whatToDo, 1, cause);
+    this(whatFailed, whatToDo, ErrorReporter.FAILED, cause);
   }
 
   private CliFailure(String whatFailed, String whatToDo, int exitCode, Throwable cause) {
@@ -25,7 +25,7 @@ public final class CliFailure extends RuntimeException {
 
   /** A command line that cannot work as given, found after parsing: exit status 2. */
   public static CliFailure usage(String whatFailed, String whatToDo) {
-    return new CliFailure(whatFailed, whatToDo, 2, null);
+    return new CliFailure(whatFailed, whatToDo, ErrorReporter.USAGE, null);
   }
 
   /** What the user can do about it, or null when there is nothing to add to the message. */
