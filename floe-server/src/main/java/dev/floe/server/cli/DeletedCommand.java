@@ -9,50 +9,45 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code floe deleted list|restore|expunge}: the dropped tables, views and namespaces a warehouse
  * keeps for its recovery period, through the management API ({@code
  * /management/v1/warehouses/{w}/deleted}). A table or view is named by {@code --namespace} and
  * {@code --table} or {@code --view}; a dropped namespace by {@code --namespace} alone. The token is
- * resolved as for {@link ManageCommand}.
+ * resolved as for the other management commands ({@link ServerOptions}).
  */
-public final class DeletedCommand {
-  static final String USAGE =
-      """
-Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
-       floe deleted restore --warehouse W --namespace a.b (--table T | --view V) [--uuid U] [--as NEW]
-       floe deleted restore --warehouse W --namespace a.b
-       floe deleted expunge --warehouse W --namespace a.b (--table T | --view V) [--uuid U] [--retain-data]
-       floe deleted expunge --warehouse W --namespace a.b [--retain-data]
-  list shows the dropped tables, views and namespaces kept in a.b (with a.b itself if it is a
-  dropped one), or in the whole warehouse. Without --table or --view, restore and expunge act on
-  the dropped namespace a.b: restore brings it back in place (its parent must exist); expunge ends
-  its recovery period with everything kept inside it (--retain-data keeps its tables' files).
-  every command also takes --url http://localhost:8181 and --token T (default: $FLOE_TOKEN,
-  else ./floe-data/admin.token)
-""";
-
-  private static final Set<String> SWITCHES = Set.of("--json", "--retain-data");
-  private static final Set<String> COMMON = Set.of("--url", "--token", "--warehouse");
-  private static final Map<String, Set<String>> ALLOWED =
-      Map.of(
-          "list", Set.of("--namespace", "--json"),
-          "restore", Set.of("--namespace", "--table", "--view", "--uuid", "--as"),
-          "expunge", Set.of("--namespace", "--table", "--view", "--uuid", "--retain-data"));
+@Command(
+    name = "deleted",
+    description =
+        "List, restore and expunge the dropped tables, views and namespaces a warehouse keeps for"
+            + " its recovery period.",
+    subcommands = {
+      DeletedCommand.ListDeleted.class,
+      DeletedCommand.Restore.class,
+      DeletedCommand.Expunge.class,
+      HelpCommand.class
+    },
+    footerHeading = "%nExample:%n",
+    footer = "  floe deleted list --warehouse default --namespace db")
+final class DeletedCommand {
   private static final List<String> COLUMNS =
       List.of(
           "KIND", "NAMESPACE", "NAME", "UUID", "DELETED-AT", "EXPIRES-AT", "DELETED-BY", "PURGE");
@@ -62,140 +57,211 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
   /** What one invocation sends, and how its answer is printed. */
   record Request(String verb, String method, String path, ObjectNode body, boolean json) {}
 
-  /** {@code args} are those after {@code deleted}; returns the process's exit status. */
-  public static int run(String[] args, PrintStream out, PrintStream err) {
-    if (args.length == 1 && (args[0].equals("help") || args[0].equals("--help"))) {
-      out.print(USAGE);
+  /** One of list, restore and expunge: sends its request and prints the answer. */
+  abstract static class Action implements Callable<Integer> {
+    private final Streams streams;
+
+    @Spec CommandSpec spec;
+
+    @Mixin ServerOptions server;
+
+    @Option(names = "--warehouse", required = true, paramLabel = "W", description = "the warehouse")
+    String warehouse;
+
+    Action(Streams streams) {
+      this.streams = streams;
+    }
+
+    /** The request this command line sends; a bad combination of options is refused. */
+    abstract Request request();
+
+    String base() {
+      return "/management/v1/warehouses/" + enc(warehouse) + "/deleted";
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      Request request;
+      try {
+        request = request();
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      String token = server.requiredToken();
+      HttpResponse<String> response =
+          CliHttp.send(
+              CliHttp.client(),
+              HttpRequest.newBuilder(URI.create(server.url + request.path()))
+                  .timeout(Duration.ofSeconds(60))
+                  .header("Authorization", "Bearer " + token)
+                  .header("Content-Type", "application/json")
+                  .method(
+                      request.method(),
+                      request.body() == null
+                          ? HttpRequest.BodyPublishers.noBody()
+                          : HttpRequest.BodyPublishers.ofString(request.body().toString()))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString(),
+              server.url);
+      if (response.statusCode() / 100 != 2) {
+        throw CliHttp.refused(
+            response.statusCode(),
+            ControlCharacters.escape(errorMessage(response.statusCode(), response.body())));
+      }
+      try {
+        print(request, response.body(), streams.out());
+      } catch (IOException e) {
+        throw new CliFailure(
+            "unreadable answer from " + server.url + ": " + response.body(),
+            "is that URL a Floe server?");
+      }
       return 0;
     }
-    Map<String, String> flags;
-    Request request;
-    try {
-      flags = flags(args);
-      request = request(args[0], flags);
-    } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
-      err.print(USAGE);
-      return 2;
-    }
-    String url = flags.getOrDefault("--url", "http://localhost:8181");
-    String token = ClientToken.resolve(flags.get("--token"), Path.of("floe-data"));
-    if (token == null) {
-      err.println("No token: pass --token, set FLOE_TOKEN, or run where floe-data/admin.token is");
-      return 2;
-    }
-    HttpResponse<String> response;
-    try {
-      response =
-          HttpClient.newHttpClient()
-              .send(
-                  HttpRequest.newBuilder(URI.create(url + request.path()))
-                      .timeout(Duration.ofSeconds(60))
-                      .header("Authorization", "Bearer " + token)
-                      .header("Content-Type", "application/json")
-                      .method(
-                          request.method(),
-                          request.body() == null
-                              ? HttpRequest.BodyPublishers.noBody()
-                              : HttpRequest.BodyPublishers.ofString(request.body().toString()))
-                      .build(),
-                  HttpResponse.BodyHandlers.ofString());
-    } catch (IOException | IllegalArgumentException e) {
-      err.println("Cannot reach " + url + ": " + e.getMessage());
-      return 1;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return 1;
-    }
-    if (response.statusCode() / 100 != 2) {
-      err.println(ControlCharacters.escape(errorMessage(response.statusCode(), response.body())));
-      return 1;
-    }
-    try {
-      print(request, response.body(), out);
-    } catch (IOException e) {
-      err.println("Unreadable answer from " + url + ": " + response.body());
-      return 1;
-    }
-    return 0;
   }
 
-  static Map<String, String> flags(String[] args) {
-    if (args.length == 0) {
-      throw new IllegalArgumentException("Missing command: list, restore or expunge");
-    }
-    String verb = args[0];
-    Set<String> allowed = ALLOWED.get(verb);
-    if (allowed == null) {
-      throw new IllegalArgumentException("Unknown command: floe deleted " + verb);
-    }
-    Map<String, String> flags = new HashMap<>();
-    for (int i = 1; i < args.length; i++) {
-      String flag = args[i];
-      if (!COMMON.contains(flag) && !allowed.contains(flag)) {
-        throw new IllegalArgumentException(
-            flag.startsWith("--")
-                ? "Unknown option for floe deleted " + verb + ": " + flag
-                : "Unexpected argument: " + flag);
-      }
-      String value;
-      if (SWITCHES.contains(flag)) {
-        value = "true";
-      } else if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
-        throw new IllegalArgumentException("Missing value for " + flag);
-      } else {
-        value = args[++i];
-      }
-      if (flags.put(flag, value) != null) {
-        throw new IllegalArgumentException("Repeated option: " + flag);
-      }
-    }
-    return flags;
-  }
+  /** {@code floe deleted list}: the dropped entities kept, as a table or as JSON. */
+  @Command(
+      name = "list",
+      description =
+          "List the dropped tables, views and namespaces kept in a namespace (with the namespace"
+              + " itself if it is a dropped one), or in the whole warehouse.",
+      footerHeading = "%nExample:%n",
+      footer = "  floe deleted list --warehouse default --namespace db --json")
+  static final class ListDeleted extends Action {
+    @Option(
+        names = "--namespace",
+        paramLabel = "a.b",
+        description = "only what is kept in this namespace")
+    String namespace;
 
-  static Request request(String verb, Map<String, String> flags) {
-    String base = "/management/v1/warehouses/" + enc(required(flags, "--warehouse")) + "/deleted";
-    if (verb.equals("list")) {
-      String namespace = flags.get("--namespace");
+    @Option(names = "--json", description = "print the answer's JSON instead of a table")
+    boolean json;
+
+    ListDeleted(Streams streams) {
+      super(streams);
+    }
+
+    @Override
+    Request request() {
       String query =
           namespace == null ? "" : "?namespace=" + enc(String.join("\u001f", levels(namespace)));
-      return new Request(verb, "GET", base + query, null, flags.containsKey("--json"));
+      return new Request("list", "GET", base() + query, null, json);
     }
-    ObjectNode body = FloeJson.mapper().createObjectNode();
-    String table = flags.get("--table");
-    String view = flags.get("--view");
-    if (table != null && view != null) {
-      throw new IllegalArgumentException(
-          "Give at most one of --table and --view (none to name the dropped namespace itself)");
+  }
+
+  /** What restore and expunge act on: a dropped table or view, or a dropped namespace. */
+  abstract static class TargetAction extends Action {
+    @Option(
+        names = "--namespace",
+        required = true,
+        paramLabel = "a.b",
+        description = "the namespace of the table or view; alone, the dropped namespace itself")
+    String namespace;
+
+    @Option(names = "--table", paramLabel = "T", description = "a dropped table")
+    String table;
+
+    @Option(names = "--view", paramLabel = "V", description = "a dropped view")
+    String view;
+
+    @Option(
+        names = "--uuid",
+        paramLabel = "U",
+        description = "which of several dropped tables or views of that name")
+    String uuid;
+
+    TargetAction(Streams streams) {
+      super(streams);
     }
-    boolean namespaceOnly = table == null && view == null;
-    if (namespaceOnly) {
-      for (String flag : List.of("--uuid", "--as")) {
-        if (flags.containsKey(flag)) {
-          throw new IllegalArgumentException(
-              flag
-                  + " needs --table or --view: a dropped namespace is named by --namespace alone"
-                  + " and restored in place");
-        }
+
+    /** The body naming the target, refusing options that need a table or view without one. */
+    ObjectNode target(Map<String, Object> tableOnly) {
+      if (table != null && view != null) {
+        throw new IllegalArgumentException(
+            "Give at most one of --table and --view (none to name the dropped namespace itself)");
       }
-    }
-    body.put("kind", namespaceOnly ? "namespace" : table != null ? "table" : "view");
-    ArrayNode namespace = body.putArray("namespace");
-    levels(required(flags, "--namespace")).forEach(namespace::add);
-    if (!namespaceOnly) {
+      boolean namespaceOnly = table == null && view == null;
+      ObjectNode body = FloeJson.mapper().createObjectNode();
+      body.put("kind", namespaceOnly ? "namespace" : table != null ? "table" : "view");
+      ArrayNode levels = body.putArray("namespace");
+      levels(namespace).forEach(levels::add);
+      if (namespaceOnly) {
+        tableOnly.forEach(
+            (flag, value) -> {
+              if (value != null) {
+                throw new IllegalArgumentException(
+                    flag
+                        + " needs --table or --view: a dropped namespace is named by --namespace"
+                        + " alone and restored in place");
+              }
+            });
+        return body;
+      }
       body.put("name", table != null ? table : view);
-    }
-    if (flags.containsKey("--uuid")) {
-      body.put("uuid", flags.get("--uuid"));
-    }
-    if (verb.equals("restore")) {
-      if (flags.containsKey("--as")) {
-        body.put("as", flags.get("--as"));
+      if (uuid != null) {
+        body.put("uuid", uuid);
       }
-      return new Request(verb, "POST", base + "/restore", body, false);
+      return body;
     }
-    body.put("retain-data", flags.containsKey("--retain-data"));
-    return new Request(verb, "POST", base + "/expunge", body, false);
+  }
+
+  /** {@code floe deleted restore}: brings a dropped table, view or namespace back. */
+  @Command(
+      name = "restore",
+      description = {
+        "Restore a dropped table or view (--table or --view), or a dropped namespace (--namespace"
+            + " alone), which comes back in place: its parent must exist."
+      },
+      footerHeading = "%nExamples:%n",
+      footer = {
+        "  floe deleted restore --warehouse default --namespace db --table orders --as v1",
+        "  floe deleted restore --warehouse default --namespace db.staging"
+      })
+  static final class Restore extends TargetAction {
+    @Option(names = "--as", paramLabel = "NEW", description = "restore under this name")
+    String as;
+
+    Restore(Streams streams) {
+      super(streams);
+    }
+
+    @Override
+    Request request() {
+      Map<String, Object> tableOnly = new LinkedHashMap<>();
+      tableOnly.put("--uuid", uuid);
+      tableOnly.put("--as", as);
+      ObjectNode body = target(tableOnly);
+      if (as != null) {
+        body.put("as", as);
+      }
+      return new Request("restore", "POST", base() + "/restore", body, false);
+    }
+  }
+
+  /** {@code floe deleted expunge}: ends a dropped entity's recovery period now. */
+  @Command(
+      name = "expunge",
+      description =
+          "End the recovery period of a dropped table or view, or of a dropped namespace with"
+              + " everything kept inside it.",
+      footerHeading = "%nExample:%n",
+      footer = "  floe deleted expunge --warehouse default --namespace db --table orders")
+  static final class Expunge extends TargetAction {
+    @Option(names = "--retain-data", description = "keep the files of the tables")
+    boolean retainData;
+
+    Expunge(Streams streams) {
+      super(streams);
+    }
+
+    @Override
+    Request request() {
+      Map<String, Object> tableOnly = new LinkedHashMap<>();
+      tableOnly.put("--uuid", uuid);
+      ObjectNode body = target(tableOnly);
+      body.put("retain-data", retainData);
+      return new Request("expunge", "POST", base() + "/expunge", body, false);
+    }
   }
 
   /** Prints the answer to {@code request} as the command does. */
@@ -341,14 +407,6 @@ Usage: floe deleted list --warehouse W [--namespace a.b] [--json]
 
   private static String qualified(JsonNode namespace, String name) {
     return namespace(namespace) + "." + name;
-  }
-
-  private static String required(Map<String, String> flags, String name) {
-    String value = flags.get(name);
-    if (value == null || value.isEmpty()) {
-      throw new IllegalArgumentException("Missing " + name);
-    }
-    return value;
   }
 
   private static String enc(String value) {

@@ -32,9 +32,13 @@ final class HttpEventsTail {
 
   private HttpEventsTail() {}
 
+  /**
+   * @return 0 when done
+   * @throws CliFailure when the server cannot be reached or refuses the request
+   */
   static int run(TailOptions options, PrintStream out) {
     String token = ClientToken.resolve(options.token(), options.dataDir());
-    HttpClient client = HttpClient.newHttpClient();
+    HttpClient client = CliHttp.client();
     String base = options.url().replaceAll("/+$", "") + "/v1/" + encode(options.warehouse());
     try {
       if (options.toEnd()) {
@@ -42,8 +46,10 @@ final class HttpEventsTail {
       }
       return stream(client, base, token, options, out);
     } catch (IOException e) {
-      out.println("Cannot read the events of " + options.url() + ": " + e.getMessage());
-      return 1;
+      throw new CliFailure(
+          "cannot read the events of " + options.url() + " (" + e.getMessage() + ")",
+          "is that URL a Floe server?",
+          e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return 0;
@@ -63,16 +69,18 @@ final class HttpEventsTail {
         body.put("continuation-token", continuation);
       }
       HttpResponse<String> response =
-          client.send(
+          CliHttp.send(
+              client,
               request(base + "/events", token)
                   .header("Content-Type", "application/json")
                   .POST(HttpRequest.BodyPublishers.ofString(body.toString()))
                   .build(),
-              HttpResponse.BodyHandlers.ofString());
+              HttpResponse.BodyHandlers.ofString(),
+              options.url());
       if (response.statusCode() != 200) {
-        out.println(
-            "The events endpoint answered " + response.statusCode() + ": " + response.body());
-        return 1;
+        throw CliHttp.refused(
+            response.statusCode(),
+            "the events endpoint answered " + response.statusCode() + ": " + response.body());
       }
       JsonNode page = FloeJson.mapper().readTree(response.body());
       if (page.path("events").isEmpty()) {
@@ -113,17 +121,20 @@ final class HttpEventsTail {
       param(query, "since-timestamp-ms", "0");
     }
     HttpResponse<Stream<String>> response =
-        client.send(
+        CliHttp.send(
+            client,
             request(base + "/events/stream" + query, token)
                 .header("Accept", "text/event-stream")
                 .GET()
                 .build(),
-            HttpResponse.BodyHandlers.ofLines());
+            HttpResponse.BodyHandlers.ofLines(),
+            options.url());
     if (response.statusCode() != 200) {
       StringBuilder body = new StringBuilder();
       response.body().limit(20).forEach(body::append);
-      out.println("The events endpoint answered " + response.statusCode() + ": " + body);
-      return 1;
+      throw CliHttp.refused(
+          response.statusCode(),
+          "the events endpoint answered " + response.statusCode() + ": " + body);
     }
     BlockingQueue<String> data = new LinkedBlockingQueue<>();
     Thread reader =

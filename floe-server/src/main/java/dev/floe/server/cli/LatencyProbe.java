@@ -1,6 +1,6 @@
 package dev.floe.server.cli;
 
-import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,12 +15,14 @@ import java.util.Locale;
  * Commits are requirement-free {@code set-properties} updates on one table; loads read it back.
  */
 public final class LatencyProbe {
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http = CliHttp.client();
+  private final String url;
   private final String base;
 
   private final String token;
 
   private LatencyProbe(String url, String warehouse, String token) {
+    this.url = url;
     this.base = url.replaceAll("/$", "") + "/v1/" + warehouse;
     this.token = token;
   }
@@ -28,9 +30,10 @@ public final class LatencyProbe {
   /**
    * @param token the bearer token ({@code --token}, {@code $FLOE_TOKEN} or {@code
    *     ./floe-data/admin.token}), or null
+   * @throws CliFailure when the server cannot be reached or refuses a request
    */
-  public static void run(String url, String warehouse, int count, String token)
-      throws IOException, InterruptedException {
+  static void run(String url, String warehouse, int count, String token, PrintStream out)
+      throws InterruptedException {
     LatencyProbe probe =
         new LatencyProbe(url, warehouse, ClientToken.resolve(token, Path.of("floe-data")));
     String namespace = "latency_" + System.currentTimeMillis();
@@ -59,8 +62,8 @@ public final class LatencyProbe {
         loads[i] = loaded - committed;
       }
     }
-    System.out.println(summary("commit (set-properties)", commits));
-    System.out.println(summary("loadTable", loads));
+    out.println(summary("commit (set-properties)", commits));
+    out.println(summary("loadTable", loads));
   }
 
   static String summary(String name, long[] nanos) {
@@ -82,8 +85,7 @@ public final class LatencyProbe {
     return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
   }
 
-  private void send(String method, String path, String body)
-      throws IOException, InterruptedException {
+  private void send(String method, String path, String body) throws InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
@@ -94,9 +96,10 @@ public final class LatencyProbe {
             ? HttpRequest.BodyPublishers.noBody()
             : HttpRequest.BodyPublishers.ofString(body));
     HttpResponse<String> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        CliHttp.send(http, request.build(), HttpResponse.BodyHandlers.ofString(), url);
     if (response.statusCode() >= 300) {
-      throw new IOException(
+      throw CliHttp.refused(
+          response.statusCode(),
           method + " " + path + " answered " + response.statusCode() + ": " + response.body());
     }
   }

@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * properties, every table with its metadata location and document, as digests.
  */
 final class LiveCatalog {
-  private final HttpClient http = HttpClient.newHttpClient();
+  private final HttpClient http = CliHttp.client();
+  private final String url;
   private final String base;
 
   private final String token;
@@ -29,8 +30,22 @@ final class LiveCatalog {
    * @param token the bearer token to send, or null
    */
   LiveCatalog(String url, String token) {
+    this.url = url;
     this.base = url.replaceAll("/$", "");
     this.token = token;
+  }
+
+  /**
+   * Returns when the catalog answers at all (its readiness check, whatever the answer), so that a
+   * replay does not find out only after reading the whole log that there is nothing to compare
+   * with.
+   */
+  void requireReachable() throws InterruptedException {
+    CliHttp.send(
+        http,
+        HttpRequest.newBuilder(URI.create(base + "/health/ready")).GET().build(),
+        HttpResponse.BodyHandlers.discarding(),
+        url);
   }
 
   /** Digest of every namespace ({@code wh/ns}) and table ({@code wh/ns.t}) of one warehouse. */
@@ -76,17 +91,25 @@ final class LiveCatalog {
     }
   }
 
-  private JsonNode get(String path) throws IOException, InterruptedException {
+  private JsonNode get(String path) throws InterruptedException {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path)).GET();
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }
     HttpResponse<byte[]> response =
-        http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        CliHttp.send(http, request.build(), HttpResponse.BodyHandlers.ofByteArray(), url);
     if (response.statusCode() != 200) {
-      throw new IOException("GET " + path + " answered " + response.statusCode());
+      throw CliHttp.refused(
+          response.statusCode(), "GET " + path + " answered " + response.statusCode());
     }
-    return FloeJson.mapper().readTree(response.body());
+    try {
+      return FloeJson.mapper().readTree(response.body());
+    } catch (IOException e) {
+      throw new CliFailure(
+          "unreadable answer to GET " + path + " (" + e.getMessage() + ")",
+          "is " + url + " a Floe server?",
+          e);
+    }
   }
 
   private static String encode(String value) {

@@ -10,93 +10,158 @@ import dev.floe.projections.replay.StateDigests;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.Callable;
 import org.apache.iceberg.TableMetadata;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code floe replay}: rebuilds the catalog from {@code floe.events} alone into fresh RocksDB
  * stores, then compares it, table by table and namespace by namespace, with the live catalog (over
  * its REST API). With {@code --until <time|offset>} it stops there and prints the catalog as it
- * was.
+ * was. It exits with 0 when the replayed state equals the live state (or no comparison was asked),
+ * 1 when not.
  */
-public final class ReplayCommand {
-  static final String USAGE =
-      """
-      Usage: floe replay [--data-dir ./floe-data | --kafka host:port,...] [--topic-prefix floe.]
-                         [--out DIR] [--url http://localhost:8181] [--token T] [--no-compare]
-                         [--until 2026-11-30T10:00:00Z | --until <offset>]
-      """;
+@Command(
+    name = "replay",
+    description = {
+      "Rebuild the catalog from floe.events into fresh stores, and compare it with the live one"
+          + " table by table; exit status 1 when they differ.",
+      "With --until it stops there and prints the catalog as it was."
+    },
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  floe replay --data-dir ./floe-data --url http://localhost:8181",
+      "  floe replay --kafka broker1:9092 --until 2026-11-30T10:00:00Z --out /tmp/then"
+    })
+final class ReplayCommand implements Callable<Integer> {
+  private final Streams streams;
 
-  private ReplayCommand() {}
+  @Spec CommandSpec spec;
 
-  /**
-   * @return 0 when the replayed state equals the live state (or no comparison was asked), 1 when
-   *     not
-   */
-  public static int run(String[] args, PrintStream out, PrintStream err)
-      throws IOException, InterruptedException {
-    Map<String, String> flags = new HashMap<>();
-    for (int i = 1; i < args.length; i++) {
-      if (args[i].equals("--no-compare")) {
-        flags.put("--no-compare", "true");
-      } else if (i + 1 < args.length) {
-        flags.put(args[i], args[++i]);
-      } else {
-        err.print(USAGE);
-        return 2;
-      }
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      defaultValue = "floe-data",
+      description =
+          "the data directory of a `floe serve` on this machine: its embedded broker, its token and"
+              + " the default parent of --out (default ./floe-data)")
+  Path dataDir;
+
+  @Option(
+      names = "--kafka",
+      paramLabel = "host:port,...",
+      description = "the Kafka cluster (default: the embedded broker of --data-dir)")
+  String kafka;
+
+  @Option(
+      names = "--topic-prefix",
+      paramLabel = "P",
+      defaultValue = "floe.",
+      description = "the prefix of Floe's topic names (default ${DEFAULT-VALUE})")
+  String topicPrefix;
+
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "where the replayed stores go (default <data-dir>/replay-<time>)")
+  Path out;
+
+  @Option(
+      names = "--url",
+      paramLabel = "URL",
+      defaultValue = "http://localhost:8181",
+      converter = ServerUrl.class,
+      description = "the live catalog to compare with (default ${DEFAULT-VALUE})")
+  String url;
+
+  @Option(
+      names = "--token",
+      paramLabel = "T",
+      description =
+          "the bearer token for --url (default: $FLOE_TOKEN, else <data-dir>/admin.token)")
+  String token;
+
+  @Option(names = "--no-compare", description = "only replay; do not compare with --url")
+  boolean noCompare;
+
+  @Option(
+      names = "--until",
+      paramLabel = "TIME|OFFSET",
+      description =
+          "stop at this time (2026-11-30T10:00:00Z) or log offset, and print the catalog as it was")
+  String until;
+
+  ReplayCommand(Streams streams) {
+    this.streams = streams;
+  }
+
+  @Override
+  public Integer call() throws InterruptedException {
+    Path data = dataDir.toAbsolutePath();
+    EventLogReader.Until stop;
+    try {
+      stop = EventLogReader.Until.parse(until);
+    } catch (RuntimeException e) {
+      throw new ParameterException(spec.commandLine(), "--until " + until + ": " + e.getMessage());
     }
-    Path dataDir = Path.of(flags.getOrDefault("--data-dir", "floe-data")).toAbsolutePath();
-    String bootstrap =
-        flags.containsKey("--kafka") ? flags.get("--kafka") : embeddedBootstrap(dataDir);
-    EventLogReader.Until until = EventLogReader.Until.parse(flags.get("--until"));
-    Topics topics = new Topics(flags.getOrDefault("--topic-prefix", "floe."));
+    String bootstrap = kafka != null ? kafka : EmbeddedBroker.bootstrap(data);
+    KafkaAddress.requireReachable(bootstrap);
+    LiveCatalog live = new LiveCatalog(url, ClientToken.resolve(token, data));
+    boolean comparing = stop == EventLogReader.Until.END && !noCompare;
+    if (comparing) {
+      live.requireReachable();
+    }
+    Topics topics = new Topics(topicPrefix);
+    PrintStream err = streams.err();
 
     ReplayState state = new ReplayState();
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
     long applied =
         EventLogReader.replay(
-            bootstrap, topics.events(), until, state, (done, total) -> progress(err, done, total));
+            bootstrap, topics.events(), stop, state, (done, total) -> progress(err, done, total));
     double seconds = (System.nanoTime() - started) / 1e9;
     double cpuSeconds = (processCpuNanos() - cpuStarted) / 1e9;
     err.println();
-    Path outDir =
-        Path.of(
-            flags.getOrDefault(
-                "--out", dataDir.resolve("replay-" + System.currentTimeMillis()).toString()));
+    Path outDir = out != null ? out : data.resolve("replay-" + System.currentTimeMillis());
     ReplayStores.write(state, outDir);
-    out.printf(
-        "Replayed %d events in %.1f s (%.0f events/s; %.1f s of CPU, %.0f events per CPU-second)"
-            + " into %s%n",
-        applied,
-        seconds,
-        applied / Math.max(seconds, 1e-9),
-        cpuSeconds,
-        applied / Math.max(cpuSeconds, 1e-9),
-        outDir);
+    streams
+        .out()
+        .printf(
+            "Replayed %d events in %.1f s (%.0f events/s; %.1f s of CPU, %.0f events per"
+                + " CPU-second) into %s%n",
+            applied,
+            seconds,
+            applied / Math.max(seconds, 1e-9),
+            cpuSeconds,
+            applied / Math.max(cpuSeconds, 1e-9),
+            outDir);
 
-    if (until != EventLogReader.Until.END) {
-      print(state, out);
+    if (stop != EventLogReader.Until.END) {
+      print(state, streams.out());
       return 0;
     }
-    if (flags.containsKey("--no-compare")) {
+    if (!comparing) {
       return 0;
     }
-    return compare(
-        state,
-        new LiveCatalog(
-            flags.getOrDefault("--url", "http://localhost:8181"),
-            ClientToken.resolve(flags.get("--token"), dataDir)),
-        out);
+    try {
+      return compare(state, live, streams.out());
+    } catch (IOException e) {
+      throw new CliFailure(
+          "cannot read the live catalog at " + url + " (" + e.getMessage() + ")",
+          "is that URL a Floe server?",
+          e);
+    }
   }
 
   /** Digest per namespace and table on both sides; prints every difference. */
@@ -128,7 +193,7 @@ public final class ReplayCommand {
     return differences == 0 ? 0 : 1;
   }
 
-  public static Map<String, String> digests(ReplayState state) {
+  static Map<String, String> digests(ReplayState state) {
     Map<String, String> digests = new TreeMap<>();
     for (Map.Entry<ReplayState.NamespaceRef, NamespaceState> ns : state.namespaces().entrySet()) {
       digests.put(
@@ -190,19 +255,5 @@ public final class ReplayCommand {
     return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
         ? os.getProcessCpuTime()
         : 0;
-  }
-
-  /** The embedded broker of a local data directory: its port is kept in kafka-ports.properties. */
-  static String embeddedBootstrap(Path dataDir) throws IOException {
-    Path ports = dataDir.resolve("kafka-ports.properties");
-    if (!Files.exists(ports)) {
-      throw new IOException(
-          "No embedded broker in " + dataDir + " (no kafka-ports.properties); pass --kafka");
-    }
-    Properties props = new Properties();
-    try (var in = Files.newInputStream(ports)) {
-      props.load(in);
-    }
-    return "localhost:" + props.getProperty("port");
   }
 }

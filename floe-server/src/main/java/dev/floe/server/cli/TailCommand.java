@@ -1,11 +1,7 @@
 package dev.floe.server.cli;
 
 import dev.floe.events.Topics;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,7 +16,6 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.InterruptException;
@@ -38,46 +33,10 @@ import org.slf4j.LoggerFactory;
  * read_committed}: an event shows once the processor's transaction that wrote it has committed, the
  * same view the projections have.
  */
-public final class TailCommand {
+final class TailCommand {
   private static final Logger LOG = LoggerFactory.getLogger(TailCommand.class);
   private static final Duration POLL = Duration.ofMillis(200);
   private static final Duration METADATA_TIMEOUT = Duration.ofSeconds(15);
-
-  static final String USAGE =
-      """
-Usage: floe events tail [--table ns.t] [--namespace ns] [--type floe.table.committed,...]
-                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
-                        [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
-       floe events tail --url http://host:8181 [--token T] [--warehouse default]
-                        [--table ns.t] [--namespace ns] [--type update-table,...]
-                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
-       floe audit tail  [--table ns.t] [--principal p] [--status 409,5xx]
-                        [--from-beginning] [--to-end] [--json] [--limit N] [--timeout-ms T]
-                        [--kafka host:port,...] [--data-dir ./floe-data] [--topic-prefix floe.]
-
-Prints the catalog's changes (floe.events) or its request outcomes (floe.audit), one line each.
-
-  --table           only this table or namespace, levels joined by '.' (db.sales.orders)
-  --namespace       only events about this namespace and the tables directly in it
-  --type            only these event types, comma-separated
-  --principal       only requests by this principal
-  --status          only these HTTP statuses, comma-separated; 4xx or 5xx match a class
-  --from-beginning  start at the oldest record kept instead of at the newest
-  --to-end          stop at the end of the log as it was at the start (with --from-beginning:
-                    print the history and exit)
-  --json            print each record's JSON as written instead of a readable line
-  --limit           stop after printing N records
-  --timeout-ms      stop once no record has arrived for T ms (default: follow until interrupted)
-  --kafka           the Kafka cluster (default: the embedded broker of --data-dir)
-  --data-dir        the data directory of a `floe serve` on this machine (default ./floe-data)
-  --topic-prefix    the prefix of Floe's topic names (default floe.)
-  --url             read a Floe server's events endpoint instead of Kafka: what the token's
-                    principal may read, as the endpoint's events (--type takes its operation
-                    types; --table and --namespace match the object and everything under it)
-  --token           the bearer token for --url (default: $FLOE_TOKEN, else
-                    <data-dir>/admin.token)
-  --warehouse       the warehouse whose events --url reads (default: default)
-""";
 
   /** Renders one record's value, or nothing when a filter leaves it out. */
   interface Lines {
@@ -87,82 +46,48 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
   private TailCommand() {}
 
   /**
-   * @param what {@code events} or {@code audit}
-   * @param args the flags, optionally after the word {@code tail}
-   * @return 0 when done, 1 when Kafka or the topic cannot be reached, 2 for bad arguments
+   * Prints the records of {@code options}' topic until its limit, its idle timeout, the end of the
+   * log ({@code --to-end}), or an interrupt.
+   *
+   * @return 0 when done
+   * @throws CliFailure when Kafka, the server or the topic cannot be reached
    */
-  public static int run(String what, String[] args, PrintStream out) {
-    if (List.of(args).contains("--help") || List.of(args).contains("-h")) {
-      out.print(USAGE);
-      return 0;
-    }
-    TailOptions options;
-    try {
-      options = TailOptions.parse(what, args);
-    } catch (IllegalArgumentException e) {
-      out.println(e.getMessage());
-      out.print(USAGE);
-      return 2;
-    }
+  static int run(TailOptions options, PrintStream out) {
     if (options.url() != null) {
       return HttpEventsTail.run(options, out);
     }
     Topics topics = new Topics(options.topicPrefix());
-    boolean events = "events".equals(what);
+    boolean events = "events".equals(options.what());
     String topic = events ? topics.events() : topics.audit();
     Lines lines = events ? new EventLines(options) : new AuditLines(options);
-    String bootstrap = null;
-    try {
-      bootstrap = bootstrapServers(options);
-      try (KafkaConsumer<byte[], byte[]> consumer =
-          new KafkaConsumer<>(
-              consumerProps(bootstrap, what),
-              new ByteArrayDeserializer(),
-              new ByteArrayDeserializer())) {
-        Map<TopicPartition, Long> end = assign(consumer, topic, options.fromBeginning());
-        follow(consumer, lines, options, options.toEnd() ? end : null, out);
-      }
+    String bootstrap = bootstrapServers(options);
+    KafkaAddress.requireReachable(bootstrap);
+    try (KafkaConsumer<byte[], byte[]> consumer =
+        new KafkaConsumer<>(
+            consumerProps(bootstrap, options.what()),
+            new ByteArrayDeserializer(),
+            new ByteArrayDeserializer())) {
+      Map<TopicPartition, Long> end = assign(consumer, topic, options.fromBeginning());
+      follow(consumer, lines, options, options.toEnd() ? end : null, out);
       return 0;
     } catch (InterruptException e) {
       return 0; // "until interrupted": the interrupt flag stays set for the caller
     } catch (TimeoutException e) {
-      out.println(
-          "Kafka at "
-              + bootstrap
-              + " did not answer within "
-              + METADATA_TIMEOUT.toSeconds()
-              + " s; is it running?");
-      return 1;
-    } catch (IOException | IllegalStateException | KafkaException e) {
-      out.println(e.getMessage());
-      return 1;
+      throw new CliFailure(
+          "Kafka at " + bootstrap + " did not answer within " + METADATA_TIMEOUT.toSeconds() + " s",
+          "is it running?",
+          e);
     }
   }
 
   /**
    * {@code --kafka}, else the embedded broker whose ports {@code floe serve} keeps in its data dir.
    */
-  static String bootstrapServers(TailOptions options) throws IOException {
+  static String bootstrapServers(TailOptions options) {
     if (options.kafka() != null) {
       return options.kafka();
     }
-    Path file = options.dataDir().resolve("kafka-ports.properties");
-    if (!Files.exists(file)) {
-      throw new IllegalStateException(
-          "No --kafka given and no embedded broker in "
-              + options.dataDir().toAbsolutePath().normalize()
-              + " (no kafka-ports.properties): run this next to `floe serve`, or pass --data-dir or"
-              + " --kafka");
-    }
-    Properties ports = new Properties();
-    try (InputStream in = Files.newInputStream(file)) {
-      ports.load(in);
-    }
-    String port = ports.getProperty("port");
-    if (port == null) {
-      throw new IllegalStateException(file + " has no port");
-    }
-    return "localhost:" + port.trim();
+    return EmbeddedBroker.bootstrap(options.dataDir());
   }
 
   private static Properties consumerProps(String bootstrap, String what) {
@@ -182,11 +107,9 @@ Prints the catalog's changes (floe.events) or its request outcomes (floe.audit),
       KafkaConsumer<byte[], byte[]> consumer, String topic, boolean fromBeginning) {
     List<PartitionInfo> infos = consumer.partitionsFor(topic, METADATA_TIMEOUT);
     if (infos.isEmpty()) {
-      throw new IllegalStateException(
-          "Topic "
-              + topic
-              + " does not exist: has `floe serve` started on this Kafka with this"
-              + " --topic-prefix?");
+      throw new CliFailure(
+          "topic " + topic + " does not exist",
+          "has `floe serve` started on this Kafka with this --topic-prefix?");
     }
     List<TopicPartition> partitions =
         infos.stream().map(p -> new TopicPartition(topic, p.partition())).toList();

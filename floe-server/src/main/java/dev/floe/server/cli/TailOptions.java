@@ -4,14 +4,13 @@ import dev.floe.events.event.EventTypes;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import picocli.CommandLine.Option;
 
 /**
- * The flags of {@code floe events tail} and {@code floe audit tail}, parsed and checked. A bad flag
- * throws {@link IllegalArgumentException} with a message for the user.
+ * The options of {@code floe events tail} and {@code floe audit tail}, checked. A bad value throws
+ * {@link IllegalArgumentException} with a message for the user.
  *
  * @param limit how many matching records to print before stopping, or {@link Long#MAX_VALUE}
  * @param idleTimeout stop when no record arrived for this long, or null to follow forever
@@ -39,61 +38,121 @@ record TailOptions(
     String token,
     String warehouse) {
 
-  private static final Set<String> COMMON =
-      Set.of("--kafka", "--data-dir", "--topic-prefix", "--table", "--limit", "--timeout-ms");
-  private static final Set<String> SWITCHES = Set.of("--from-beginning", "--to-end", "--json");
-  private static final Map<String, Set<String>> OWN =
-      Map.of(
-          "events",
-          Set.of("--namespace", "--type", "--url", "--token", "--warehouse"),
-          "audit",
-          Set.of("--principal", "--status"));
+  /** The options {@code events tail} and {@code audit tail} share. */
+  static final class Common {
+    @Option(
+        names = "--table",
+        paramLabel = "ns.t",
+        description = "only this table or namespace, levels joined by '.'")
+    String table;
 
-  static TailOptions parse(String what, String[] args) {
-    if (!OWN.containsKey(what)) {
-      throw new IllegalArgumentException("Unknown command " + what + "; expected events or audit");
-    }
-    Map<String, String> flags = flags(what, args);
-    String timeout = flags.get("--timeout-ms");
-    return new TailOptions(
-        what,
-        flags.get("--kafka"),
-        Path.of(flags.getOrDefault("--data-dir", "floe-data")),
-        flags.getOrDefault("--topic-prefix", "floe."),
-        flags.get("--table"),
-        flags.get("--namespace"),
-        flags.containsKey("--type")
-            ? eventTypes(flags.get("--type"), flags.containsKey("--url"))
-            : Set.of(),
-        flags.get("--principal"),
-        flags.containsKey("--status") ? statuses(flags.get("--status")) : List.of(),
-        flags.containsKey("--from-beginning"),
-        flags.containsKey("--json"),
-        flags.containsKey("--limit") ? positive("--limit", flags.get("--limit")) : Long.MAX_VALUE,
-        timeout == null ? null : Duration.ofMillis(positive("--timeout-ms", timeout)),
-        flags.containsKey("--to-end"),
-        flags.get("--url"),
-        flags.get("--token"),
-        flags.getOrDefault("--warehouse", "default"));
+    @Option(
+        names = "--from-beginning",
+        description = "start at the oldest record kept instead of at the newest")
+    boolean fromBeginning;
+
+    @Option(
+        names = "--to-end",
+        description =
+            "stop at the end of the log as it was at the start (with --from-beginning: print the"
+                + " history and exit)")
+    boolean toEnd;
+
+    @Option(names = "--json", description = "print each record's JSON as written")
+    boolean json;
+
+    @Option(names = "--limit", paramLabel = "N", description = "stop after printing N records")
+    Long limit;
+
+    @Option(
+        names = "--timeout-ms",
+        paramLabel = "T",
+        description =
+            "stop once no record has arrived for T ms (default: follow until interrupted)")
+    Long timeoutMs;
+
+    @Option(
+        names = "--kafka",
+        paramLabel = "host:port,...",
+        description = "the Kafka cluster (default: the embedded broker of --data-dir)")
+    String kafka;
+
+    @Option(
+        names = "--data-dir",
+        paramLabel = "DIR",
+        defaultValue = "floe-data",
+        description = "the data directory of a `floe serve` on this machine (default ./floe-data)")
+    Path dataDir;
+
+    @Option(
+        names = "--topic-prefix",
+        paramLabel = "P",
+        defaultValue = "floe.",
+        description = "the prefix of Floe's topic names (default ${DEFAULT-VALUE})")
+    String topicPrefix;
   }
 
-  /** Flag to value ({@code ""} for switches); a leading {@code tail} is the subcommand's name. */
-  private static Map<String, String> flags(String what, String[] args) {
-    Map<String, String> flags = new HashMap<>();
-    for (int i = args.length > 0 && "tail".equals(args[0]) ? 1 : 0; i < args.length; i++) {
-      String flag = args[i];
-      if (SWITCHES.contains(flag)) {
-        flags.put(flag, "");
-      } else if (!COMMON.contains(flag) && !OWN.get(what).contains(flag)) {
-        throw new IllegalArgumentException(
-            "Unknown option " + flag + " for floe " + what + " tail");
-      } else if (i + 1 >= args.length) {
-        throw new IllegalArgumentException("Missing value for " + flag);
-      } else {
-        flags.put(flag, args[++i]);
-      }
-    }
-    return flags;
+  /**
+   * The options of {@code floe events tail}.
+   *
+   * @param types comma-separated event types, or with {@code url} the endpoint's operation types
+   */
+  static TailOptions events(
+      Common common, String namespace, String types, String url, String token, String warehouse) {
+    return new TailOptions(
+        "events",
+        common.kafka,
+        common.dataDir,
+        common.topicPrefix,
+        common.table,
+        namespace,
+        types == null ? Set.of() : eventTypes(types, url != null),
+        null,
+        List.of(),
+        common.fromBeginning,
+        common.json,
+        limit(common),
+        idleTimeout(common),
+        common.toEnd,
+        url,
+        token,
+        warehouse);
+  }
+
+  /**
+   * The options of {@code floe audit tail}.
+   *
+   * @param statuses comma-separated HTTP statuses or classes (4xx), or null for every one
+   */
+  static TailOptions audit(Common common, String principal, String statuses) {
+    return new TailOptions(
+        "audit",
+        common.kafka,
+        common.dataDir,
+        common.topicPrefix,
+        common.table,
+        null,
+        Set.of(),
+        principal,
+        statuses == null ? List.of() : statuses(statuses),
+        common.fromBeginning,
+        common.json,
+        limit(common),
+        idleTimeout(common),
+        common.toEnd,
+        null,
+        null,
+        null);
+  }
+
+  private static long limit(Common common) {
+    return common.limit == null ? Long.MAX_VALUE : positive("--limit", common.limit);
+  }
+
+  private static Duration idleTimeout(Common common) {
+    return common.timeoutMs == null
+        ? null
+        : Duration.ofMillis(positive("--timeout-ms", common.timeoutMs));
   }
 
   /** Whether an HTTP status is one of {@code --status}: an exact code, or a class such as 4xx. */
@@ -107,16 +166,11 @@ record TailOptions(
                         : Integer.parseInt(s) == status);
   }
 
-  private static long positive(String flag, String value) {
-    try {
-      long n = Long.parseLong(value);
-      if (n > 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below, with the flag's name
+  private static long positive(String flag, long value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(flag + " needs a positive number, not " + value);
     }
-    throw new IllegalArgumentException(flag + " needs a positive number, not " + value);
+    return value;
   }
 
   /**

@@ -9,7 +9,7 @@ import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.ReplayCommand;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
@@ -140,7 +140,7 @@ class EventLogIT {
   void replayingTheLogIntoEmptyStoresReproducesTheLiveStateTableByTable() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     int exit =
-        ReplayCommand.run(
+        Main.run(
             new String[] {
               "replay",
               "--data-dir",
@@ -164,7 +164,7 @@ class EventLogIT {
   @Test
   void replayUntilATimeShowsTheCatalogAsItWasThen() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ReplayCommand.run(
+    Main.run(
         new String[] {
           "replay",
           "--data-dir",

@@ -17,7 +17,7 @@ import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.projections.replay.EventLogReader;
-import dev.floe.server.cli.TailCommand;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import dev.floe.server.it.support.EventPaging;
@@ -373,9 +373,9 @@ class EventsApiIT {
   void theTailCommandReadsTheEndpointWithoutKafka() throws Exception {
     ByteArrayOutputStream history = new ByteArrayOutputStream();
     int exit =
-        TailCommand.run(
-            "events",
+        Main.run(
             new String[] {
+              "events",
               "tail",
               "--url",
               floe.uri(),
@@ -386,7 +386,8 @@ class EventsApiIT {
               "--type",
               "rename-table"
             },
-            new PrintStream(history, true, StandardCharsets.UTF_8));
+            new PrintStream(history, true, StandardCharsets.UTF_8),
+            System.err);
     assertThat(exit).isZero();
     assertThat(history.toString(StandardCharsets.UTF_8).lines().toList())
         .singleElement()
@@ -398,9 +399,9 @@ class EventsApiIT {
       Future<Integer> following =
           tail.submit(
               () ->
-                  TailCommand.run(
-                      "events",
+                  Main.run(
                       new String[] {
+                        "events",
                         "tail",
                         "--url",
                         floe.uri(),
@@ -411,7 +412,8 @@ class EventsApiIT {
                         "--timeout-ms",
                         "20000"
                       },
-                      new PrintStream(live, true, StandardCharsets.UTF_8)));
+                      new PrintStream(live, true, StandardCharsets.UTF_8),
+                      System.err));
       // The stream starts at the log's end: commit until the tail has opened and printed.
       long deadline = System.currentTimeMillis() + 20_000;
       while (!following.isDone() && System.currentTimeMillis() < deadline) {

@@ -16,7 +16,7 @@ import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.ManageCommand;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.Browser;
 import java.io.ByteArrayOutputStream;
@@ -110,15 +110,15 @@ class OidcIT {
   private static String cli(String token, String group, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    String[] all = new String[args.length + 4];
-    System.arraycopy(args, 0, all, 0, args.length);
-    all[args.length] = "--url";
-    all[args.length + 1] = floe.uri();
-    all[args.length + 2] = "--token";
-    all[args.length + 3] = token;
+    String[] all = new String[args.length + 5];
+    all[0] = group;
+    System.arraycopy(args, 0, all, 1, args.length);
+    all[args.length + 1] = "--url";
+    all[args.length + 2] = floe.uri();
+    all[args.length + 3] = "--token";
+    all[args.length + 4] = token;
     int status =
-        ManageCommand.run(
-            group,
+        Main.run(
             all,
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));

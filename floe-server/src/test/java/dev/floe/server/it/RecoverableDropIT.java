@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.DeletedCommand;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
 import dev.floe.server.it.support.DataFileEntries;
@@ -732,7 +732,10 @@ class RecoverableDropIT {
     Cli again =
         cli("restore", "--warehouse", "default", "--namespace", "db", "--table", "cli_orders");
     assertThat(again.exit()).isEqualTo(1);
-    assertThat(again.error()).startsWith("HTTP 404 ").contains("cli_orders").doesNotContain("{");
+    assertThat(again.error())
+        .startsWith("error: HTTP 404 ")
+        .contains("cli_orders")
+        .doesNotContain("{");
 
     String metadata =
         AuthHttp.expect(
@@ -789,8 +792,8 @@ class RecoverableDropIT {
             "b");
     assertThat(bad.exit()).isEqualTo(2);
     assertThat(bad.output())
-        .contains("Give at most one of --table and --view")
-        .contains("Usage: floe deleted list --warehouse W");
+        .contains("error: give at most one of --table and --view")
+        .contains("see floe deleted restore --help");
   }
 
   @Test
@@ -836,7 +839,7 @@ class RecoverableDropIT {
         .noneMatch(e -> e.path("kind").asText().equals("namespace"));
     Cli gone = cli("restore", "--warehouse", "default", "--namespace", "db.cli_scratch");
     assertThat(gone.exit()).isEqualTo(1);
-    assertThat(gone.error()).startsWith("HTTP 404 ").contains("cli_scratch");
+    assertThat(gone.error()).startsWith("error: HTTP 404 ").contains("cli_scratch");
   }
 
   /** What a command printed and its exit status. */
@@ -846,10 +849,11 @@ class RecoverableDropIT {
   private static Cli cli(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    List<String> all = new ArrayList<>(List.of(args));
+    List<String> all = new ArrayList<>(List.of("deleted"));
+    all.addAll(List.of(args));
     all.addAll(List.of("--url", floe.uri(), "--token", admin));
     int exit =
-        DeletedCommand.run(
+        Main.run(
             all.toArray(new String[0]),
             new PrintStream(out, true, StandardCharsets.UTF_8),
             new PrintStream(err, true, StandardCharsets.UTF_8));

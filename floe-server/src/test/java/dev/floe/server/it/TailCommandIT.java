@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.TailCommand;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.RestClients;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -205,18 +205,12 @@ class TailCommandIT {
             new String[] {"--principal", "alice"},
             new String[] {"--table"})) {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-      assertThat(
-              TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8)))
-          .as(String.join(" ", args))
-          .isEqualTo(2);
-      assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("Usage: floe events tail");
+      assertThat(tail("events", args, bytes)).as(String.join(" ", args)).isEqualTo(2);
+      assertThat(bytes.toString(StandardCharsets.UTF_8))
+          .startsWith("error: ")
+          .contains("see floe events tail --help");
     }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    assertThat(
-            TailCommand.run(
-                "audit",
-                new String[] {"--status", "4x9"},
-                new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+    assertThat(tail("audit", new String[] {"--status", "4x9"}, new ByteArrayOutputStream()))
         .isEqualTo(2);
   }
 
@@ -224,9 +218,7 @@ class TailCommandIT {
   void needsABrokerToRead() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     String[] args = {"--data-dir", dataDir.resolve("nowhere").toString()};
-    assertThat(
-            TailCommand.run("events", args, new PrintStream(bytes, true, StandardCharsets.UTF_8)))
-        .isEqualTo(1);
+    assertThat(tail("events", args, bytes)).isEqualTo(1);
     assertThat(bytes.toString(StandardCharsets.UTF_8))
         .contains("no embedded broker")
         .contains("--kafka");
@@ -253,14 +245,21 @@ class TailCommandIT {
 
   private static List<String> run(String what, List<String> args) {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    int code =
-        TailCommand.run(
-            what,
-            args.toArray(String[]::new),
-            new PrintStream(bytes, true, StandardCharsets.UTF_8));
+    int code = tail(what, args.toArray(String[]::new), bytes);
     String out = bytes.toString(StandardCharsets.UTF_8);
     assertThat(code).as(out).isZero();
     return out.lines().toList();
+  }
+
+  /**
+   * {@code floe <what> tail <args>} in this JVM; its output and errors both go to {@code bytes}.
+   */
+  private static int tail(String what, String[] args, ByteArrayOutputStream bytes) {
+    PrintStream printed = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    return Main.run(
+        Stream.concat(Stream.of(what, "tail"), Stream.of(args)).toArray(String[]::new),
+        printed,
+        printed);
   }
 
   /** "type subject seq=N" of a readable event line. */

@@ -3,7 +3,7 @@ package dev.floe.server.it.support;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.cli.ReplayCommand;
+import dev.floe.server.Main;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -22,7 +22,7 @@ public final class Replays {
       throws IOException, InterruptedException {
     ByteArrayOutputStream report = new ByteArrayOutputStream();
     int exit =
-        ReplayCommand.run(
+        Main.run(
             new String[] {
               "replay",
               "--data-dir",
