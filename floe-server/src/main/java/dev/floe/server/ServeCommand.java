@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -176,6 +177,24 @@ public final class ServeCommand implements Callable<Integer> {
     return Optional.empty();
   }
 
+  /** Every warehouse, the default first, then the others by name. */
+  private static String warehouseLines(FloeConfig config) {
+    StringBuilder lines = new StringBuilder();
+    String first = config.defaultWarehouse();
+    Stream.concat(
+            Stream.of(first),
+            config.warehouses().keySet().stream().filter(w -> !w.equals(first)).sorted())
+        .forEach(
+            w ->
+                lines
+                    .append("  warehouse:      ")
+                    .append(w)
+                    .append(" -> ")
+                    .append(config.warehouseRoot(w))
+                    .append('\n'));
+    return lines.toString();
+  }
+
   static String banner(FloeConfig config, int port) {
     String url = "http://localhost:" + port;
     return
@@ -184,8 +203,7 @@ public final class ServeCommand implements Callable<Integer> {
 Floe is serving the Iceberg REST catalog at %s
   data directory: %s
   kafka:          %s
-  warehouse:      %s -> %s
-
+%s
 %s
 Spark:
   --conf spark.sql.catalog.floe=org.apache.iceberg.spark.SparkCatalog
@@ -203,8 +221,7 @@ PyIceberg:
             config.embeddedKafka()
                 ? "embedded (" + config.dataDir().resolve("kafka") + ")"
                 : config.kafkaBootstrap(),
-            config.defaultWarehouse(),
-            config.warehouseRoot(config.defaultWarehouse()),
+            warehouseLines(config),
             config.auth().enabled()
                 ? "  admin token:    "
                     + config.dataDir().resolve("admin.token")
