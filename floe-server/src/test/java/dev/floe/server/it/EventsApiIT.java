@@ -68,7 +68,16 @@ class EventsApiIT {
       "{\"type\":\"struct\",\"schema-id\":0,\"fields\":["
           + "{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}";
   private static final int TABLES = 40;
-  private static final int TRANSACTIONS = 250;
+
+  /** Multi-table transactions over every table of ev: one request, {@link #TABLES} events. */
+  private static final int TRANSACTIONS = 25;
+
+  /**
+   * Single-table commits after them, which fill the log to over 10,000 changes far faster than
+   * transactions (those queue behind one another on the warehouse's coordinator).
+   */
+  private static final int COMMITS = 9_200;
+
   private static final Schema RESPONSE_SCHEMA = schema("query-events-response.schema.json");
 
   @TempDir static Path dir;
@@ -120,13 +129,22 @@ class EventsApiIT {
         "/management/v1/principals/ada/roles/default",
         admin,
         "{\"role\":\"admin\"}");
-    // Many changes quickly: each transaction commits every table of ev.
-    ExecutorService pool = Executors.newFixedThreadPool(4);
+    // Many changes quickly: transactions over every table of ev first (the first table update in
+    // the log is one of them), then single-table commits.
+    ExecutorService pool = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int n = 0; n < TRANSACTIONS; n++) {
         int round = n;
         done.add(pool.submit(() -> transaction(round)));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+      done.clear();
+      for (int n = 0; n < COMMITS; n++) {
+        int round = TRANSACTIONS + n;
+        done.add(pool.submit(() -> commit("t" + (round % TABLES), round)));
       }
       for (Future<?> f : done) {
         f.get();
@@ -597,6 +615,19 @@ class EventsApiIT {
             });
     AuthHttp.expect(
         204, floe.uri(), "POST", "/v1/default/transactions/commit", admin, body.toString());
+  }
+
+  private static void commit(String table, int round) {
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/ev/tables/" + table,
+        admin,
+        "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":"
+            + "{\"round\":\""
+            + round
+            + "\"}}]}");
   }
 
   private static void createTable(String namespace, String name) {
