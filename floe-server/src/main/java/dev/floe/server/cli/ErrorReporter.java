@@ -50,17 +50,29 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
       report(e, sentence(failure.getMessage()), failure.whatToDo());
       return failure.exitCode();
     }
-    Throwable root = e;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable told = telling(e);
     String message =
-        root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+        told.getMessage() == null ? told.getClass().getSimpleName() : told.getMessage();
     report(
         e,
         command.getCommandSpec().qualifiedName() + " failed: " + sentence(message),
         verbose ? null : "run it again with " + FloeCommand.VERBOSE + " to see where");
     return FAILED;
+  }
+
+  /**
+   * The outermost exception that says something of its own: wrappers without a message, or whose
+   * message is only their cause's, are looked through (a message that adds context, such as which
+   * storage check failed, is kept).
+   */
+  static Throwable telling(Throwable e) {
+    Throwable told = e;
+    while (told.getCause() != null
+        && told.getCause() != told
+        && (told.getMessage() == null || told.getMessage().equals(told.getCause().toString()))) {
+      told = told.getCause();
+    }
+    return told;
   }
 
   private void report(Throwable e, String whatFailed, String whatToDo) {

@@ -17,13 +17,18 @@ import java.util.Locale;
 public final class LatencyProbe {
   private final HttpClient http = CliHttp.client();
   private final String url;
-  private final String base;
+
+  /** The server's URL without a trailing slash. */
+  private final String root;
 
   private final String token;
 
+  private final String warehouse;
+
   private LatencyProbe(String url, String warehouse, String token) {
     this.url = url;
-    this.base = url.replaceAll("/$", "") + "/v1/" + warehouse;
+    this.warehouse = warehouse;
+    this.root = url.replaceAll("/$", "");
     this.token = token;
   }
 
@@ -43,19 +48,27 @@ public final class LatencyProbe {
         "POST",
         tables,
         "{\"name\":\"t\",\"schema\":{\"type\":\"struct\",\"schema-id\":0,\"fields\":[{\"id\":1,\"name\":\"id\",\"required\":true,\"type\":\"long\"}]}}");
+    try {
+      probe.measure(tables, count, out);
+    } finally {
+      probe.remove(namespace, tables, out);
+    }
+  }
+
+  private void measure(String tables, int count, PrintStream out) throws InterruptedException {
     int warmup = Math.min(50, count);
     long[] commits = new long[count];
     long[] loads = new long[count];
     for (int i = -warmup; i < count; i++) {
       long started = System.nanoTime();
-      probe.send(
+      send(
           "POST",
           tables + "/t",
           "{\"requirements\":[],\"updates\":[{\"action\":\"set-properties\",\"updates\":{\"n\":\""
               + i
               + "\"}}]}");
       long committed = System.nanoTime();
-      probe.send("GET", tables + "/t", null);
+      send("GET", tables + "/t", null);
       long loaded = System.nanoTime();
       if (i >= 0) {
         commits[i] = committed - started;
@@ -64,6 +77,30 @@ public final class LatencyProbe {
     }
     out.println(summary("commit (set-properties)", commits));
     out.println(summary("loadTable", loads));
+  }
+
+  /**
+   * Drops the probe's table (its files purged) and namespace, and ends their recovery period at
+   * once where the token may (a warehouse admin's); otherwise they stay kept, as any drop is, and a
+   * line says so.
+   */
+  private void remove(String namespace, String tables, PrintStream out)
+      throws InterruptedException {
+    try {
+      send("DELETE", tables + "/t?purgeRequested=true", null);
+      send("DELETE", "/namespaces/" + namespace, null);
+      call(
+          "POST",
+          "/management/v1/warehouses/" + warehouse + "/deleted/expunge",
+          "{\"kind\":\"namespace\",\"namespace\":[\"" + namespace + "\"]}");
+    } catch (CliFailure e) {
+      out.println(
+          "note: the probe's namespace "
+              + namespace
+              + " is dropped but kept for the recovery period ("
+              + e.getMessage()
+              + ")");
+    }
   }
 
   static String summary(String name, long[] nanos) {
@@ -85,8 +122,14 @@ public final class LatencyProbe {
     return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
   }
 
+  /** A request to the warehouse's catalog routes ({@code /v1/<warehouse>} + {@code path}). */
   private void send(String method, String path, String body) throws InterruptedException {
-    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + path));
+    call(method, "/v1/" + warehouse + path, body);
+  }
+
+  /** A request to the server's {@code path}. */
+  private void call(String method, String path, String body) throws InterruptedException {
+    HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(root + path));
     if (token != null) {
       request.header("Authorization", "Bearer " + token);
     }

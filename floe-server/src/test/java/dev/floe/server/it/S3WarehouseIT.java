@@ -365,9 +365,13 @@ class S3WarehouseIT {
       Assertions.assertThatThrownBy(full::start).hasMessageContaining("exited with");
       log = Files.readString(full.log());
     }
+    // One line for the operator: what failed (which storage, which check) and what to do.
     assertThat(log)
-        .contains("Storage self-check of lake (s3://lake/warehouse) failed")
+        .contains(
+            "error: floe serve failed: storage self-check of lake (s3://lake/warehouse) failed")
         .contains("does not enforce session policies")
+        .contains("use self-check=probe there")
+        .doesNotContain("\tat ")
         .doesNotContain(SECRET)
         .doesNotContain("local-sts-session-token-");
   }

@@ -13,6 +13,10 @@ import dev.floe.server.Main;
 import dev.floe.server.it.support.RestClients;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -150,6 +154,34 @@ class TailCommandIT {
     assertThat(lines)
         .extracting(l -> mapper.readTree(l).path("data").path("sequence").asLong())
         .containsExactly(1L, 2L, 3L);
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 1) // after the audit tails: it makes changes of its own
+  void latencyMeasuresAndLeavesNothingBehind() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream printed = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    int code =
+        Main.run(new String[] {"latency", "--url", floe.uri(), "--count", "5"}, printed, printed);
+
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(out).isZero();
+    assertThat(out)
+        .contains("commit (set-properties)  n=5")
+        .contains("loadTable")
+        .doesNotContain("note:");
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of())) {
+      assertThat(catalog.listNamespaces()).noneMatch(ns -> ns.level(0).startsWith("latency_"));
+    }
+    HttpResponse<String> deleted =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(floe.uri() + "/management/v1/warehouses/default/deleted"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(deleted.statusCode()).isEqualTo(200);
+    assertThat(deleted.body()).as("nothing kept either").doesNotContain("latency_");
   }
 
   @Test
