@@ -10,6 +10,7 @@ import dev.floe.projections.replay.StateDigests;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.Map;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import org.apache.iceberg.TableMetadata;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -73,7 +75,9 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--out",
       paramLabel = "DIR",
-      description = "where the replayed stores go (default <data-dir>/replay-<time>)")
+      description =
+          "keep the replayed stores in DIR (without it they are written to a temporary"
+              + " directory and removed at the end)")
   Path out;
 
   @Option(
@@ -106,7 +110,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   @Override
-  public Integer call() throws InterruptedException {
+  public Integer call() throws InterruptedException, IOException {
     Path data = dataDir.toAbsolutePath();
     EventLogReader.Until stop;
     try {
@@ -133,8 +137,14 @@ final class ReplayCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - started) / 1e9;
     double cpuSeconds = (processCpuNanos() - cpuStarted) / 1e9;
     err.println();
-    Path outDir = out != null ? out : data.resolve("replay-" + System.currentTimeMillis());
-    ReplayStores.write(state, outDir);
+    Path outDir = out != null ? out : Files.createTempDirectory("floe-replay-");
+    try {
+      ReplayStores.write(state, outDir);
+    } finally {
+      if (out == null) {
+        deleteTree(outDir);
+      }
+    }
     streams
         .out()
         .printf(
@@ -145,7 +155,7 @@ final class ReplayCommand implements Callable<Integer> {
             applied / Math.max(seconds, 1e-9),
             cpuSeconds,
             applied / Math.max(cpuSeconds, 1e-9),
-            outDir);
+            out != null ? out : "stores not kept (--out DIR keeps them)");
 
     if (stop != EventLogReader.Until.END) {
       print(state, streams.out());
@@ -235,11 +245,24 @@ final class ReplayCommand implements Callable<Integer> {
     }
   }
 
+  /** Removes a directory this command made, and everything in it. */
+  private static void deleteTree(Path root) throws IOException {
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(path);
+      }
+    }
+  }
+
+  /**
+   * How far through the log the replay is, in log offsets: transaction markers take offsets too, so
+   * there are more of them than events.
+   */
   private static void progress(PrintStream err, long done, long total) {
     int width = 30;
     int filled = total == 0 ? width : (int) (width * done / total);
     err.printf(
-        "\r[%s%s] %3d%% %d/%d events",
+        "\r[%s%s] %3d%% %d/%d log offsets",
         "#".repeat(filled),
         ".".repeat(width - filled),
         total == 0 ? 100 : 100 * done / total,

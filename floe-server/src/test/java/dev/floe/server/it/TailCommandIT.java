@@ -12,12 +12,14 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.Main;
 import dev.floe.server.it.support.RestClients;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -182,6 +184,42 @@ class TailCommandIT {
                 HttpResponse.BodyHandlers.ofString());
     assertThat(deleted.statusCode()).isEqualTo(200);
     assertThat(deleted.body()).as("nothing kept either").doesNotContain("latency_");
+  }
+
+  @Test
+  @Order(Integer.MAX_VALUE - 1)
+  void replayComparesAndKeepsNoStoresUnlessAsked() throws Exception {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream printed = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    List<String> before = listing(dataDir);
+    long tempBefore = replayTempDirs();
+
+    int code =
+        Main.run(
+            new String[] {"replay", "--data-dir", dataDir.toString(), "--url", floe.uri()},
+            printed,
+            printed);
+
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(out).isZero();
+    assertThat(out)
+        .contains("stores not kept (--out DIR keeps them)")
+        .contains("log offsets")
+        .contains("0 differ");
+    assertThat(listing(dataDir)).as("nothing new in the data directory").isEqualTo(before);
+    assertThat(replayTempDirs()).as("its temporary directory removed").isEqualTo(tempBefore);
+  }
+
+  private static List<String> listing(Path dir) throws IOException {
+    try (Stream<Path> entries = Files.list(dir)) {
+      return entries.map(p -> p.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  private static long replayTempDirs() throws IOException {
+    try (Stream<Path> entries = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+      return entries.filter(p -> p.getFileName().toString().startsWith("floe-replay-")).count();
+    }
   }
 
   @Test
