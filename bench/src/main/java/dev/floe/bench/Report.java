@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.function.BiConsumer;
 
 /** Turns a run's JSON into docs/benchmarks.md: both catalogs side by side, and the targets. */
 final class Report {
@@ -19,30 +21,16 @@ final class Report {
    * KafkaFloor}'s {@code --json}, adds its figures to the first catalog's column.
    */
   public static void main(String[] args) throws IOException {
-    if (args[0].equals("--compare")) {
-      // Two configurations of one catalog (bench/object-storage.sh): the run and its table only.
+    // A run of its own, its header and one table: --compare, two configurations of one catalog
+    // (bench/object-storage.sh); --events and --fairness, that workload alone (--only).
+    Map<String, BiConsumer<StringBuilder, JsonNode>> single =
+        Map.of(
+            "--compare", Report::table, "--events", Report::events, "--fairness", Report::fairness);
+    if (single.containsKey(args[0])) {
       JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
       StringBuilder md = new StringBuilder();
       header(md, run);
-      table(md, run.path("results"));
-      System.out.print(md);
-      return;
-    }
-    if (args[0].equals("--fairness")) {
-      // The fairness workload of a run of its own (floe bench --only fairness).
-      JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
-      StringBuilder md = new StringBuilder();
-      header(md, run);
-      fairness(md, run.path("results"));
-      System.out.print(md);
-      return;
-    }
-    if (args[0].equals("--events")) {
-      // The events workload of a run of its own (floe bench --only events): the run and its table.
-      JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
-      StringBuilder md = new StringBuilder();
-      header(md, run);
-      events(md, run.path("results"));
+      single.get(args[0]).accept(md, run.path("results"));
       System.out.print(md);
       return;
     }
@@ -411,10 +399,8 @@ final class Report {
       md.append("| ")
           .append(name)
           .append(" | ")
-          .append(
-              noisy.path("ops").asLong() >= 0
-                  ? run.path("noisyClients").asInt() + " clients, "
-                  : "")
+          .append(run.path("noisyClients").asInt())
+          .append(" clients, ")
           .append(
               run.path("separateWarehouses").asBoolean()
                   ? "warehouse `" + run.path("noisyWarehouse").asText() + "`"
