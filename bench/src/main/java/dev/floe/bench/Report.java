@@ -474,7 +474,7 @@ final class Report {
         .append(' ')
         .append(unit)
         .append(" | ")
-        .append(met ? "met" : "**missed** (target " + bound + ")")
+        .append(met ? "met" : "not met (target " + bound + ")")
         .append(" |\n");
   }
 

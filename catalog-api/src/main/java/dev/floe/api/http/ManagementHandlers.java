@@ -173,10 +173,10 @@ public final class ManagementHandlers {
       throw ApiException.badRequest("%s", e.getMessage());
     }
     requireManage(request, warehouse, namespace, table);
-    return change(
-            request,
-            new AccessChange.Grant(
-                warehouse, text(body, "principal", true), namespace, table, action))
+    AccessChange grant =
+        new AccessChange.Grant(warehouse, text(body, "principal", true), namespace, table, action);
+    return whenNamespaceExists(warehouse, namespace)
+        .compose(v -> change(request, grant))
         .map(v -> HttpResult.noContent());
   }
 
@@ -225,8 +225,27 @@ public final class ManagementHandlers {
       throw ApiException.badRequest("%s", e.getMessage());
     }
     requireManage(request, warehouse, namespace, null);
-    return change(request, new AccessChange.SetVisibility(warehouse, namespace, visibility))
+    return whenNamespaceExists(warehouse, namespace)
+        .compose(
+            v -> change(request, new AccessChange.SetVisibility(warehouse, namespace, visibility)))
         .map(v -> HttpResult.noContent());
+  }
+
+  /**
+   * Fails with 404 when the namespace does not exist: a grant or a visibility is set on a namespace
+   * that is there (a table's name may still be free; both outlive a drop, for a restore). A revoke
+   * needs no namespace, so that what a dropped namespace left can be taken away.
+   */
+  private Future<Void> whenNamespaceExists(String warehouse, List<String> namespace) {
+    return catalog
+        .read(() -> exists(warehouse, namespace))
+        .map(
+            found -> {
+              if (!found) {
+                throw ApiException.noSuchNamespace(Namespace.of(namespace.toArray(new String[0])));
+              }
+              return null;
+            });
   }
 
   private Future<Void> change(RequestContext request, AccessChange change) {

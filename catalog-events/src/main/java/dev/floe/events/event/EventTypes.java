@@ -1,6 +1,7 @@
 package dev.floe.events.event;
 
 import java.util.Map;
+import java.util.Set;
 
 /** The CloudEvents {@code type} of each event record. Adding one is compatible; renaming is not. */
 public final class EventTypes {
@@ -30,6 +31,11 @@ public final class EventTypes {
           Map.entry("floe.access.changed", AccessChangedEvent.class));
 
   private EventTypes() {}
+
+  /** Every event type ({@code floe.table.committed}, …). */
+  public static Set<String> types() {
+    return BY_TYPE.keySet();
+  }
 
   public static String typeOf(Class<?> eventClass) {
     return BY_TYPE.entrySet().stream()

@@ -60,10 +60,12 @@ final class CliHttp {
   }
 
   /**
-   * A failure for an answer that is not a success: a refused token says how to give another; other
-   * answers are reported as {@code message}, which already says what went wrong.
+   * A failure for an answer that is not a success, its body reported as {@code <type>: <message>}
+   * ({@link Output#refusal}): a refused token says how to give another, a refused right whom to
+   * ask.
    */
-  static CliFailure refused(int status, String message) {
+  static CliFailure refused(int status, String body) {
+    String message = Output.refusal(status, body);
     if (status == 401) {
       return new CliFailure(
           message, "pass a valid --token, set FLOE_TOKEN, or run where floe-data/admin.token is");

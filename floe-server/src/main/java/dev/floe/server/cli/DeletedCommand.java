@@ -5,15 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
 import dev.floe.server.logging.ControlCharacters;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -87,34 +81,11 @@ final class DeletedCommand {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }
-      String token = server.requiredToken();
-      HttpResponse<String> response =
-          CliHttp.send(
-              CliHttp.client(),
-              HttpRequest.newBuilder(URI.create(server.url + request.path()))
-                  .timeout(Duration.ofSeconds(60))
-                  .header("Authorization", "Bearer " + token)
-                  .header("Content-Type", "application/json")
-                  .method(
-                      request.method(),
-                      request.body() == null
-                          ? HttpRequest.BodyPublishers.noBody()
-                          : HttpRequest.BodyPublishers.ofString(request.body().toString()))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString(),
-              server.url);
-      if (response.statusCode() / 100 != 2) {
-        throw CliHttp.refused(
-            response.statusCode(),
-            ControlCharacters.escape(errorMessage(response.statusCode(), response.body())));
-      }
-      try {
-        print(request, response.body(), streams.out());
-      } catch (IOException e) {
-        throw new CliFailure(
-            "unreadable answer from " + server.url + ": " + response.body(),
-            "is that URL a Floe server?");
-      }
+      JsonNode answer =
+          ManagementClient.call(
+              server,
+              new ManagementClient.Request(request.method(), request.path(), request.body()));
+      print(request, answer, streams.out());
       return 0;
     }
   }
@@ -265,7 +236,7 @@ final class DeletedCommand {
   }
 
   /** Prints the answer to {@code request} as the command does. */
-  static void print(Request request, String answer, PrintStream out) throws IOException {
+  static void print(Request request, JsonNode json, PrintStream out) {
     if (request.verb().equals("expunge")) {
       ObjectNode body = request.body();
       if (isNamespace(body)) {
@@ -288,7 +259,6 @@ final class DeletedCommand {
                   + (body.path("retain-data").asBoolean() ? " (its files are kept)" : "")));
       return;
     }
-    JsonNode json = FloeJson.mapper().readTree(answer);
     if (request.verb().equals("restore")) {
       if (isNamespace(json)) {
         Map<String, String> properties = new TreeMap<>();
@@ -314,11 +284,10 @@ final class DeletedCommand {
       return;
     }
     if (request.json()) {
-      out.println(FloeJson.mapper().writerWithDefaultPrettyPrinter().writeValueAsString(json));
+      Output.json(out, json);
       return;
     }
     List<List<String>> rows = new ArrayList<>();
-    rows.add(COLUMNS);
     for (JsonNode entity : json.path("deleted")) {
       rows.add(
           List.of(
@@ -326,60 +295,12 @@ final class DeletedCommand {
               namespace(entity.path("namespace")),
               orDash(entity, "name"),
               orDash(entity, "uuid"),
-              Instant.ofEpochMilli(entity.path("deleted-at-ms").asLong()).toString(),
-              Instant.ofEpochMilli(entity.path("expires-at-ms").asLong()).toString(),
+              Output.time(entity.path("deleted-at-ms").asLong()),
+              Output.time(entity.path("expires-at-ms").asLong()),
               entity.path("deleted-by").asText(),
               entity.path("purge-requested").asBoolean() ? "yes" : "no"));
     }
-    out.print(table(rows));
-    if (rows.size() == 1) {
-      out.println("(no dropped tables, views or namespaces are kept)");
-    }
-  }
-
-  /**
-   * Left-aligned columns two spaces apart, no trailing blanks; control characters in a cell (names
-   * and principals are what callers sent) come out escaped.
-   */
-  static String table(List<List<String>> cells) {
-    List<List<String>> rows =
-        cells.stream().map(row -> row.stream().map(ControlCharacters::escape).toList()).toList();
-    int[] widths = new int[rows.get(0).size()];
-    for (List<String> row : rows) {
-      for (int c = 0; c < row.size(); c++) {
-        widths[c] = Math.max(widths[c], row.get(c).length());
-      }
-    }
-    StringBuilder text = new StringBuilder();
-    for (List<String> row : rows) {
-      StringBuilder line = new StringBuilder();
-      for (int c = 0; c < row.size(); c++) {
-        line.append(c == 0 ? "" : "  ").append(row.get(c));
-        if (c < row.size() - 1) {
-          line.append(" ".repeat(widths[c] - row.get(c).length()));
-        }
-      }
-      text.append(line.toString().stripTrailing()).append('\n');
-    }
-    return text.toString();
-  }
-
-  /** The ErrorModel's type and message, or the raw body when it is not one. */
-  static String errorMessage(int status, String body) {
-    try {
-      JsonNode error = FloeJson.mapper().readTree(body).path("error");
-      if (error.hasNonNull("message")) {
-        String type = error.path("type").asText("");
-        return "HTTP "
-            + status
-            + (type.isEmpty() ? "" : " " + type)
-            + ": "
-            + error.path("message").asText();
-      }
-    } catch (IOException e) {
-      // not JSON: printed as it came
-    }
-    return "HTTP " + status + (body.isBlank() ? "" : ": " + body);
+    Output.table(out, COLUMNS, rows, "(no dropped tables, views or namespaces are kept)");
   }
 
   private static List<String> levels(String namespace) {
@@ -391,9 +312,7 @@ final class DeletedCommand {
   }
 
   private static String namespace(JsonNode levels) {
-    List<String> names = new ArrayList<>();
-    levels.forEach(level -> names.add(level.asText()));
-    return String.join(".", names);
+    return Output.namespace(levels);
   }
 
   private static boolean isNamespace(JsonNode node) {

@@ -88,12 +88,16 @@ final class ErrorReporter implements IParameterExceptionHandler, IExecutionExcep
     return command.getCommandSpec().qualifiedName() + " --help";
   }
 
-  /** A message as the middle of a line: one line, its first letter in lower case. */
-  private static String sentence(String message) {
+  /**
+   * A message as the middle of a line: one line, its first letter in lower case unless its first
+   * word is a name ({@code HTTP}, {@code NoSuchTableException}: more than one capital).
+   */
+  static String sentence(String message) {
     String line = message.strip().replaceAll("\\s*\\R\\s*", " ");
-    if (line.length() > 1
+    String firstWord = line.split("[\\s:]", 2)[0];
+    if (!line.isEmpty()
         && Character.isUpperCase(line.charAt(0))
-        && !Character.isUpperCase(line.charAt(1))) {
+        && firstWord.chars().filter(Character::isUpperCase).count() == 1) {
       return Character.toLowerCase(line.charAt(0)) + line.substring(1);
     }
     return line;

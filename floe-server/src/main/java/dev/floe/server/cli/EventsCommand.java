@@ -24,8 +24,9 @@ final class EventsCommand {
       description = {
         "Print the catalog's changes (floe.events), one line each, from Kafka; or with --url,"
             + " from a Floe server's events endpoint: what the token's principal may read, in the"
-            + " endpoint's shapes (--type takes its operation types; --table and --namespace"
-            + " match the object and everything under it)."
+            + " endpoint's shapes. Both print the same lines and take the same --type names: the"
+            + " endpoint's operation types (update-table, x-floe.restore-table) or the log's"
+            + " event types (floe.table.committed)."
       },
       footerHeading = "%nExamples:%n",
       footer = {
@@ -48,7 +49,9 @@ final class EventsCommand {
     @Option(
         names = "--type",
         paramLabel = "TYPE,...",
-        description = "only these event types (floe.table.committed,...), comma-separated")
+        description =
+            "only these operation types (update-table,drop-table,...) or event types"
+                + " (floe.table.committed,...), comma-separated")
     String types;
 
     @Option(

@@ -1,7 +1,11 @@
 package dev.floe.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.server.cli.ManagementClient.JsonOption;
 import dev.floe.server.cli.ManagementClient.Request;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -50,6 +54,11 @@ final class GrantsCommand {
     String grants() {
       return ManagementClient.warehouse(warehouse) + "/grants";
     }
+
+    /** {@code db.t in warehouse w}. */
+    String describe() {
+      return (table == null ? namespace : namespace + "." + table) + " in warehouse " + warehouse;
+    }
   }
 
   /** {@code floe grants list}: every grant of a warehouse. */
@@ -65,10 +74,35 @@ final class GrantsCommand {
               paramLabel = "W",
               description = "the warehouse")
           String warehouse,
+      @Mixin JsonOption json,
       @Mixin ServerOptions server)
       throws InterruptedException {
-    return send(
-        server, new Request("GET", ManagementClient.warehouse(warehouse) + "/grants", null));
+    return ManagementClient.send(
+        server,
+        new Request("GET", ManagementClient.warehouse(warehouse) + "/grants", null),
+        streams.out(),
+        json,
+        (answer, out) -> {
+          List<List<String>> rows = new ArrayList<>();
+          for (JsonNode grant : answer.path("grants")) {
+            rows.add(
+                List.of(
+                    grant.path("principal").asText(),
+                    Output.namespace(grant.path("namespace")),
+                    grant.path("table").asText("-"),
+                    grant.path("action").asText()));
+          }
+          Output.table(
+              out, List.of("PRINCIPAL", "NAMESPACE", "TABLE", "ACTION"), rows, "(no grants)");
+          List<String> visible = new ArrayList<>();
+          answer.path("public-namespaces").forEach(ns -> visible.add(Output.namespace(ns)));
+          if (!visible.isEmpty()) {
+            Output.line(
+                out,
+                "Public to every signed-in principal (floe visibility): "
+                    + String.join(", ", visible));
+          }
+        });
   }
 
   /** {@code floe grants add}: lets a principal read, write or manage a namespace or table. */
@@ -90,7 +124,10 @@ final class GrantsCommand {
           String action,
       @Mixin ServerOptions server)
       throws InterruptedException {
-    return send(server, new Request("POST", target.grants(), target.body().put("action", action)));
+    return send(
+        server,
+        new Request("POST", target.grants(), target.body().put("action", action)),
+        "Granted " + action + " on " + target.describe() + " to " + target.principal);
   }
 
   /** {@code floe grants revoke}: takes a principal's grant on a namespace or table away. */
@@ -100,10 +137,14 @@ final class GrantsCommand {
       footerHeading = "%nExample:%n",
       footer = "  floe grants revoke --warehouse default --principal alice --namespace db")
   int revoke(@Mixin Target target, @Mixin ServerOptions server) throws InterruptedException {
-    return send(server, new Request("POST", target.grants() + "/revoke", target.body()));
+    return send(
+        server,
+        new Request("POST", target.grants() + "/revoke", target.body()),
+        "Revoked the grant of " + target.principal + " on " + target.describe());
   }
 
-  private int send(ServerOptions server, Request request) throws InterruptedException {
-    return ManagementClient.send(server, request, streams.out());
+  private int send(ServerOptions server, Request request, String done) throws InterruptedException {
+    return ManagementClient.send(
+        server, request, streams.out(), null, (answer, out) -> Output.line(out, done));
   }
 }

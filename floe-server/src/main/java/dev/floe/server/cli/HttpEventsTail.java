@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
-import dev.floe.server.logging.ControlCharacters;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -13,7 +12,6 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
@@ -78,16 +76,14 @@ final class HttpEventsTail {
               HttpResponse.BodyHandlers.ofString(),
               options.url());
       if (response.statusCode() != 200) {
-        throw CliHttp.refused(
-            response.statusCode(),
-            "the events endpoint answered " + response.statusCode() + ": " + response.body());
+        throw CliHttp.refused(response.statusCode(), response.body());
       }
       JsonNode page = FloeJson.mapper().readTree(response.body());
       if (page.path("events").isEmpty()) {
         return 0;
       }
       for (JsonNode event : page.path("events")) {
-        out.println(options.json() ? event.toString() : line(event));
+        out.println(options.json() ? event.toString() : EventLines.line(event));
         if (++printed >= options.limit()) {
           return 0;
         }
@@ -132,9 +128,7 @@ final class HttpEventsTail {
     if (response.statusCode() != 200) {
       StringBuilder body = new StringBuilder();
       response.body().limit(20).forEach(body::append);
-      throw CliHttp.refused(
-          response.statusCode(),
-          "the events endpoint answered " + response.statusCode() + ": " + body);
+      throw CliHttp.refused(response.statusCode(), body.toString());
     }
     BlockingQueue<String> data = new LinkedBlockingQueue<>();
     Thread reader =
@@ -160,7 +154,7 @@ final class HttpEventsTail {
         break;
       }
       JsonNode event = FloeJson.mapper().readTree(next);
-      out.println(options.json() ? event.toString() : line(event));
+      out.println(options.json() ? event.toString() : EventLines.line(event));
       printed++;
     }
     response.body().close();
@@ -187,44 +181,6 @@ final class HttpEventsTail {
       options.types().stream().sorted().forEach(types::add);
     }
     return body;
-  }
-
-  /** One event, readable: time, operation, what it is about, who, and its request. */
-  static String line(JsonNode event) {
-    JsonNode op = event.path("operation");
-    List<String> fields = new ArrayList<>();
-    fields.add(Instant.ofEpochMilli(event.path("timestamp-ms").asLong()).toString());
-    fields.add(op.path("operation-type").asText());
-    if (op.has("source")) {
-      fields.add(name(op.path("source")) + " -> " + name(op.path("destination")));
-    } else if (op.has("identifier")) {
-      fields.add(name(op.path("identifier")));
-    } else if (op.has("namespace")) {
-      fields.add(levels(op.path("namespace")));
-    } else if (op.has("location")) {
-      fields.add(op.path("location").asText());
-    }
-    fields.add("by=" + event.path("actor").path("id").asText("?"));
-    fields.add("req=" + event.path("request-id").asText());
-    if (op.has("updates") && op.path("operation-type").asText().startsWith("update-")) {
-      List<String> actions = new ArrayList<>();
-      op.path("updates").forEach(u -> actions.add(u.path("action").asText("?")));
-      fields.add("updates=" + String.join(",", actions));
-    }
-    // Names and principals hold what callers sent: one event, one line.
-    return ControlCharacters.escape(String.join("  ", fields));
-  }
-
-  private static String name(JsonNode identifier) {
-    String namespace = levels(identifier.path("namespace"));
-    String table = identifier.path("name").asText();
-    return namespace.isEmpty() ? table : namespace + "." + table;
-  }
-
-  private static String levels(JsonNode namespace) {
-    List<String> levels = new ArrayList<>();
-    namespace.forEach(level -> levels.add(level.asText()));
-    return String.join(".", levels);
   }
 
   private static HttpRequest.Builder request(String uri, String token) {

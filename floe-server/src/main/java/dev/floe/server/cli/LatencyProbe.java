@@ -141,9 +141,7 @@ public final class LatencyProbe {
     HttpResponse<String> response =
         CliHttp.send(http, request.build(), HttpResponse.BodyHandlers.ofString(), url);
     if (response.statusCode() >= 300) {
-      throw CliHttp.refused(
-          response.statusCode(),
-          method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+      throw CliHttp.refused(response.statusCode(), response.body());
     }
   }
 }

@@ -100,7 +100,7 @@ final class LiveCatalog {
         CliHttp.send(http, request.build(), HttpResponse.BodyHandlers.ofByteArray(), url);
     if (response.statusCode() != 200) {
       throw CliHttp.refused(
-          response.statusCode(), "GET " + path + " answered " + response.statusCode());
+          response.statusCode(), new String(response.body(), StandardCharsets.UTF_8));
     }
     try {
       return FloeJson.mapper().readTree(response.body());

@@ -1,5 +1,6 @@
 package dev.floe.server.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
@@ -11,11 +12,12 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import picocli.CommandLine.Option;
 
 /**
- * Sends one request of {@code floe principals|tokens|grants|visibility} to the management API and
- * prints the answer: its JSON, indented, or {@code OK} for an empty one. The token is sent only in
- * the Authorization header and never printed.
+ * Sends one request of {@code floe principals|tokens|grants|visibility|deleted} to the management
+ * API and prints the answer as the command does ({@link Output}). The token is sent only in the
+ * Authorization header and never printed.
  */
 final class ManagementClient {
   static final String BASE = "/management/v1";
@@ -24,6 +26,18 @@ final class ManagementClient {
 
   /** A request to the management API; {@code body} is null for none. */
   record Request(String method, String path, ObjectNode body) {}
+
+  /** How a command prints the server's answer: its JSON, or null when the answer is empty. */
+  @FunctionalInterface
+  interface Printer {
+    void print(JsonNode answer, PrintStream out);
+  }
+
+  /** {@code --json}: the server's answer as it came, for scripts. */
+  static final class JsonOption {
+    @Option(names = "--json", description = "print the server's JSON answer instead of text")
+    boolean json;
+  }
 
   static ObjectNode body() {
     return FloeJson.mapper().createObjectNode();
@@ -46,9 +60,24 @@ final class ManagementClient {
     return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  /** Sends the request; prints the answer, or fails with the server's status and message. */
-  static int send(ServerOptions server, Request request, PrintStream out)
+  /**
+   * Sends the request and prints the answer: its JSON with {@code --json}, else as {@code printer}
+   * says.
+   */
+  static int send(
+      ServerOptions server, Request request, PrintStream out, JsonOption json, Printer printer)
       throws InterruptedException {
+    JsonNode answer = call(server, request);
+    if (json != null && json.json && answer != null) {
+      Output.json(out, answer);
+    } else {
+      printer.print(answer, out);
+    }
+    return 0;
+  }
+
+  /** Sends the request: the answer's JSON, or null for an empty one; a refusal fails. */
+  static JsonNode call(ServerOptions server, Request request) throws InterruptedException {
     String token = server.requiredToken();
     HttpRequest http =
         HttpRequest.newBuilder(URI.create(server.url + request.path()))
@@ -64,20 +93,18 @@ final class ManagementClient {
     HttpResponse<String> response =
         CliHttp.send(CliHttp.client(), http, HttpResponse.BodyHandlers.ofString(), server.url);
     if (response.statusCode() / 100 != 2) {
-      throw CliHttp.refused(
-          response.statusCode(), "HTTP " + response.statusCode() + ": " + response.body());
+      throw CliHttp.refused(response.statusCode(), response.body());
     }
-    out.println(response.body().isEmpty() ? "OK" : pretty(response.body()));
-    return 0;
-  }
-
-  private static String pretty(String json) {
+    if (response.body().isBlank()) {
+      return null;
+    }
     try {
-      return FloeJson.mapper()
-          .writerWithDefaultPrettyPrinter()
-          .writeValueAsString(FloeJson.mapper().readTree(json));
+      return FloeJson.mapper().readTree(response.body());
     } catch (IOException e) {
-      return json;
+      throw new CliFailure(
+          "unreadable answer from " + server.url + " (" + e.getMessage() + ")",
+          "is that URL a Floe server?",
+          e);
     }
   }
 }

@@ -3,8 +3,14 @@ package dev.floe.server.cli;
 import static dev.floe.server.cli.ManagementClient.BASE;
 import static dev.floe.server.cli.ManagementClient.enc;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.server.cli.ManagementClient.JsonOption;
 import dev.floe.server.cli.ManagementClient.Request;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -30,8 +36,33 @@ final class PrincipalsCommand {
       description = "List every principal.",
       footerHeading = "%nExample:%n",
       footer = "  floe principals list --url http://localhost:8181")
-  int list(@Mixin ServerOptions server) throws InterruptedException {
-    return send(server, new Request("GET", BASE + "/principals", null));
+  int list(@Mixin JsonOption json, @Mixin ServerOptions server) throws InterruptedException {
+    return ManagementClient.send(
+        server,
+        new Request("GET", BASE + "/principals", null),
+        streams.out(),
+        json,
+        (answer, out) -> {
+          List<List<String>> rows = new ArrayList<>();
+          for (JsonNode principal : answer.path("principals")) {
+            rows.add(
+                List.of(
+                    principal.path("name").asText(),
+                    principal.path("kind").asText(),
+                    principal.path("email").asText("-"),
+                    roles(principal.path("roles"))));
+          }
+          Output.table(out, List.of("NAME", "KIND", "EMAIL", "ROLES"), rows, "(no principals)");
+        });
+  }
+
+  /** {@code default=writer,*=reader}, or {@code -} for none. */
+  private static String roles(JsonNode roles) {
+    Map<String, String> sorted = new TreeMap<>();
+    roles.properties().forEach(role -> sorted.put(role.getKey(), role.getValue().asText()));
+    List<String> pairs = new ArrayList<>();
+    sorted.forEach((warehouse, role) -> pairs.add(warehouse + "=" + role));
+    return pairs.isEmpty() ? "-" : String.join(",", pairs);
   }
 
   /** {@code floe principals create NAME}: creates a principal. */
@@ -46,6 +77,7 @@ final class PrincipalsCommand {
           String kind,
       @Option(names = "--email", paramLabel = "E", description = "the principal's email")
           String email,
+      @Mixin JsonOption json,
       @Mixin ServerOptions server)
       throws InterruptedException {
     ObjectNode body = ManagementClient.body().put("name", name);
@@ -55,7 +87,21 @@ final class PrincipalsCommand {
     if (email != null) {
       body.put("email", email);
     }
-    return send(server, new Request("POST", BASE + "/principals", body));
+    return ManagementClient.send(
+        server,
+        new Request("POST", BASE + "/principals", body),
+        streams.out(),
+        json,
+        (answer, out) ->
+            Output.line(
+                out,
+                "Created "
+                    + answer.path("kind").asText()
+                    + " "
+                    + answer.path("name").asText()
+                    + "; give it a role with: floe principals role "
+                    + answer.path("name").asText()
+                    + " --warehouse W --role reader|writer|admin"));
   }
 
   /** {@code floe principals delete NAME}: deletes a principal. */
@@ -68,7 +114,10 @@ final class PrincipalsCommand {
       @Parameters(paramLabel = "NAME", description = "the principal's name") String name,
       @Mixin ServerOptions server)
       throws InterruptedException {
-    return send(server, new Request("DELETE", BASE + "/principals/" + enc(name), null));
+    return send(
+        server,
+        new Request("DELETE", BASE + "/principals/" + enc(name), null),
+        "Deleted principal " + name + " with its tokens and grants");
   }
 
   /** {@code floe principals role NAME}: sets or (with {@code none}) removes a role. */
@@ -94,13 +143,18 @@ final class PrincipalsCommand {
       @Mixin ServerOptions server)
       throws InterruptedException {
     String path = BASE + "/principals/" + enc(name) + "/roles/" + enc(warehouse);
+    String where = warehouse.equals("*") ? "every warehouse" : "warehouse " + warehouse;
     if (role.equals("none")) {
-      return send(server, new Request("DELETE", path, null));
+      return send(server, new Request("DELETE", path, null), name + " now has no role in " + where);
     }
-    return send(server, new Request("PUT", path, ManagementClient.body().put("role", role)));
+    return send(
+        server,
+        new Request("PUT", path, ManagementClient.body().put("role", role)),
+        name + " is now " + role + " in " + where);
   }
 
-  private int send(ServerOptions server, Request request) throws InterruptedException {
-    return ManagementClient.send(server, request, streams.out());
+  private int send(ServerOptions server, Request request, String done) throws InterruptedException {
+    return ManagementClient.send(
+        server, request, streams.out(), null, (answer, out) -> Output.line(out, done));
   }
 }

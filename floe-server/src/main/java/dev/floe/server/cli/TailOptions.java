@@ -1,9 +1,7 @@
 package dev.floe.server.cli;
 
-import dev.floe.events.event.EventTypes;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import picocli.CommandLine.Option;
@@ -95,7 +93,8 @@ record TailOptions(
   /**
    * The options of {@code floe events tail}.
    *
-   * @param types comma-separated event types, or with {@code url} the endpoint's operation types
+   * @param types comma-separated operation types ({@code update-table}) or event types ({@code
+   *     floe.table.committed})
    */
   static TailOptions events(
       Common common, String namespace, String types, String url, String token, String warehouse) {
@@ -106,7 +105,7 @@ record TailOptions(
         common.topicPrefix,
         common.table,
         namespace,
-        types == null ? Set.of() : eventTypes(types, url != null),
+        types == null ? Set.of() : EventLines.operationTypes(types),
         null,
         List.of(),
         common.fromBeginning,
@@ -171,19 +170,6 @@ record TailOptions(
       throw new IllegalArgumentException(flag + " needs a positive number, not " + value);
     }
     return value;
-  }
-
-  /**
-   * Event types ({@code floe.table.committed}), or with {@code --url} the events endpoint's
-   * operation types ({@code update-table}, {@code x-floe.restore-table}).
-   */
-  private static Set<String> eventTypes(String value, boolean operations) {
-    Set<String> types = Set.copyOf(Arrays.asList(value.split(",")));
-    if (!operations) {
-      // A misspelt type would silently match nothing; refuse it like an unknown flag.
-      types.forEach(EventTypes::classOf);
-    }
-    return types;
   }
 
   private static List<String> statuses(String value) {

@@ -3,8 +3,12 @@ package dev.floe.server.cli;
 import static dev.floe.server.cli.ManagementClient.BASE;
 import static dev.floe.server.cli.ManagementClient.enc;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.server.cli.ManagementClient.JsonOption;
 import dev.floe.server.cli.ManagementClient.Request;
+import java.util.ArrayList;
+import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,7 +20,7 @@ import picocli.CommandLine.Parameters;
     description = "Create, list and revoke a principal's bearer tokens (management API).",
     subcommands = HelpCommand.class,
     footerHeading = "%nExample:%n",
-    footer = "  floe tokens create alice --expires-in-seconds 86400")
+    footer = "  floe tokens create alice --expires-in-seconds 86400 > alice.token")
 final class TokensCommand {
   private final Streams streams;
 
@@ -24,12 +28,18 @@ final class TokensCommand {
     this.streams = streams;
   }
 
-  /** {@code floe tokens create PRINCIPAL}: creates a token and prints the answer holding it. */
+  /**
+   * {@code floe tokens create PRINCIPAL}: creates a token and prints it alone on stdout (so that it
+   * can be redirected to a file), its id and expiry on stderr.
+   */
   @Command(
       name = "create",
-      description = "Create a token for a principal and print it.",
+      description = {
+        "Create a token for a principal. The token is printed alone on standard output, its id and"
+            + " expiry on standard error; it is shown only this once."
+      },
       footerHeading = "%nExample:%n",
-      footer = "  floe tokens create alice --expires-in-seconds 86400")
+      footer = "  floe tokens create alice --expires-in-seconds 86400 > alice.token")
   int create(
       @Parameters(paramLabel = "PRINCIPAL", description = "the principal's name") String principal,
       @Option(
@@ -37,13 +47,30 @@ final class TokensCommand {
               paramLabel = "N",
               description = "how long the token is valid, in seconds")
           Long expiresInSeconds,
+      @Mixin JsonOption json,
       @Mixin ServerOptions server)
       throws InterruptedException {
     ObjectNode body = ManagementClient.body();
     if (expiresInSeconds != null) {
       body.put("expires-in-seconds", expiresInSeconds);
     }
-    return send(server, new Request("POST", tokens(principal), body));
+    return ManagementClient.send(
+        server,
+        new Request("POST", tokens(principal), body),
+        streams.out(),
+        json,
+        (answer, out) -> {
+          Output.line(
+              streams.err(),
+              "Created token "
+                  + answer.path("id").asText()
+                  + " for "
+                  + answer.path("principal").asText()
+                  + ", expires "
+                  + expiry(answer)
+                  + "; it is shown only now");
+          out.println(answer.path("token").asText());
+        });
   }
 
   /** {@code floe tokens list PRINCIPAL}: a principal's tokens, by id. */
@@ -54,9 +81,34 @@ final class TokensCommand {
       footer = "  floe tokens list alice")
   int list(
       @Parameters(paramLabel = "PRINCIPAL", description = "the principal's name") String principal,
+      @Mixin JsonOption json,
       @Mixin ServerOptions server)
       throws InterruptedException {
-    return send(server, new Request("GET", tokens(principal), null));
+    return ManagementClient.send(
+        server,
+        new Request("GET", tokens(principal), null),
+        streams.out(),
+        json,
+        (answer, out) -> {
+          List<List<String>> rows = new ArrayList<>();
+          for (JsonNode token : answer.path("tokens")) {
+            rows.add(
+                List.of(
+                    token.path("id").asText(), token.path("principal").asText(), expiry(token)));
+          }
+          Output.table(
+              out,
+              List.of("ID", "PRINCIPAL", "EXPIRES-AT"),
+              rows,
+              "(" + principal + " has no tokens)");
+        });
+  }
+
+  /** When the token expires, ISO-8601, or {@code never}. */
+  private static String expiry(JsonNode token) {
+    return token.hasNonNull("expires-at-ms")
+        ? Output.time(token.path("expires-at-ms").asLong())
+        : "never";
   }
 
   /** {@code floe tokens revoke TOKEN_ID}: revokes a token. */
@@ -69,14 +121,15 @@ final class TokensCommand {
       @Parameters(paramLabel = "TOKEN_ID", description = "the token's id") String tokenId,
       @Mixin ServerOptions server)
       throws InterruptedException {
-    return send(server, new Request("DELETE", BASE + "/tokens/" + enc(tokenId), null));
+    return ManagementClient.send(
+        server,
+        new Request("DELETE", BASE + "/tokens/" + enc(tokenId), null),
+        streams.out(),
+        null,
+        (answer, out) -> Output.line(out, "Revoked token " + tokenId));
   }
 
   private static String tokens(String principal) {
     return BASE + "/principals/" + enc(principal) + "/tokens";
-  }
-
-  private int send(ServerOptions server, Request request) throws InterruptedException {
-    return ManagementClient.send(server, request, streams.out());
   }
 }

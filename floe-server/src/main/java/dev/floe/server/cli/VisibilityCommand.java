@@ -1,6 +1,8 @@
 package dev.floe.server.cli;
 
+import dev.floe.server.cli.ManagementClient.JsonOption;
 import dev.floe.server.cli.ManagementClient.Request;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -47,8 +49,28 @@ final class VisibilityCommand {
       description = "Show a namespace's visibility.",
       footerHeading = "%nExample:%n",
       footer = "  floe visibility get --warehouse default --namespace db")
-  int get(@Mixin Namespace namespace, @Mixin ServerOptions server) throws InterruptedException {
-    return ManagementClient.send(server, new Request("GET", namespace.path(), null), streams.out());
+  int get(@Mixin Namespace namespace, @Mixin JsonOption json, @Mixin ServerOptions server)
+      throws InterruptedException {
+    return ManagementClient.send(
+        server,
+        new Request("GET", namespace.path(), null),
+        streams.out(),
+        json,
+        (answer, out) ->
+            Output.line(
+                out,
+                namespace.namespace
+                    + " in warehouse "
+                    + namespace.warehouse
+                    + " is "
+                    + word(answer.path("visibility").asText())));
+  }
+
+  /** What the command line calls a visibility: {@code public} or {@code private}. */
+  static String word(String visibility) {
+    return visibility.equals("AUTHENTICATED_PUBLIC")
+        ? "public"
+        : visibility.toLowerCase(Locale.ROOT);
   }
 
   /** {@code floe visibility set}: makes a namespace private or public. */
@@ -71,6 +93,15 @@ final class VisibilityCommand {
     return ManagementClient.send(
         server,
         new Request("PUT", namespace.path(), ManagementClient.body().put("visibility", value)),
-        streams.out());
+        streams.out(),
+        null,
+        (answer, out) ->
+            Output.line(
+                out,
+                namespace.namespace
+                    + " in warehouse "
+                    + namespace.warehouse
+                    + " is now "
+                    + word(value)));
   }
 }

@@ -232,9 +232,7 @@ class CommandLineTest {
     Run run = floe(concat(command, "--url", refusingUrl, "--token", "not-a-token"));
     assertThat(run.exit()).isEqualTo(1);
     assertThat(run.errorLine())
-        .startsWith("error: ")
-        .contains("401")
-        .contains("Unknown or revoked token")
+        .startsWith("error: NotAuthorizedException: Unknown or revoked token; ")
         .endsWith(GIVE_A_TOKEN);
   }
 

@@ -2,6 +2,7 @@ package dev.floe.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.floe.events.FloeJson;
 import dev.floe.server.Main;
 import dev.floe.server.cli.DeletedCommand.Request;
 import java.io.ByteArrayOutputStream;
@@ -147,7 +148,10 @@ class DeletedCommandTest {
 
   private static String printed(Request request, String answer) throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    DeletedCommand.print(request, answer, new PrintStream(out, true, StandardCharsets.UTF_8));
+    DeletedCommand.print(
+        request,
+        answer.isEmpty() ? null : FloeJson.mapper().readTree(answer),
+        new PrintStream(out, true, StandardCharsets.UTF_8));
     return out.toString(StandardCharsets.UTF_8);
   }
 
@@ -231,21 +235,19 @@ class DeletedCommandTest {
   }
 
   @Test
-  void errorsPrintTheErrorModelsMessage() {
+  void errorsPrintTheErrorModelsTypeAndMessage() {
     assertThat(
-            DeletedCommand.errorMessage(
+            Output.refusal(
                 409,
                 "{\"error\":{\"message\":\"Table db.t already exists\","
                     + "\"type\":\"AlreadyExistsException\",\"code\":409}}"))
-        .isEqualTo("HTTP 409 AlreadyExistsException: Table db.t already exists");
-    assertThat(DeletedCommand.errorMessage(502, "Bad gateway")).isEqualTo("HTTP 502: Bad gateway");
+        .isEqualTo("AlreadyExistsException: Table db.t already exists");
+    assertThat(Output.refusal(502, "Bad gateway")).isEqualTo("HTTP 502: Bad gateway");
   }
 
   @Test
   void theTableAlignsColumnsAndEscapesControlCharacters() {
-    assertThat(
-            DeletedCommand.table(
-                List.of(List.of("KIND", "NAME", "BY"), List.of("table", "t", "a\nb"))))
+    assertThat(Output.table(List.of(List.of("KIND", "NAME", "BY"), List.of("table", "t", "a\nb"))))
         .isEqualTo("KIND   NAME  BY\ntable  t     a\\nb\n");
   }
 }

@@ -1,12 +1,19 @@
 package dev.floe.server.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.floe.events.AuditRecord;
+import dev.floe.events.access.AccessChange;
+import dev.floe.events.access.AccessEntries.Action;
+import dev.floe.events.event.AccessChangedEvent;
+import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableRestoredEvent;
+import dev.floe.projections.events.CatalogObjectEvent;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -54,7 +61,7 @@ class TailLinesTest {
         new NamespaceCreatedEvent(
             "default", Namespace.of("db" + FORGED), Map.of("owner", FORGED), "cmd", "eve\n", 1);
 
-    String line = EventLines.format(EventEnvelope.wrap(created, 0, 0));
+    String line = line(created);
 
     assertThat(line).doesNotContain("\r", "\n", "\u001b");
     assertThat(line).contains("dbx\\r\\n2026-01-01T00:00:00Z").contains("by=eve\\n");
@@ -70,13 +77,54 @@ class TailLinesTest {
         new TableExpungedEvent(
             "default", from, "u-1", "file:///m.json", true, "drop", "cmd2", "floe-expiry", 5);
 
-    assertThat(EventLines.format(EventEnvelope.wrap(restored, 0, 0)))
-        .contains("floe.table.restored  db.orders_old")
-        .contains("from=db.orders")
+    assertThat(line(restored))
+        .contains("x-floe.restore-table  db.orders -> db.orders_old")
         .contains("uuid=u-1");
-    assertThat(EventLines.format(EventEnvelope.wrap(expunged, 0, 0)))
-        .contains("floe.table.expunged  db.orders")
+    assertThat(line(expunged))
+        .contains("x-floe.expunge-table  db.orders")
         .contains("by=floe-expiry")
-        .contains("purge=now");
+        .contains("purge=true");
+  }
+
+  @Test
+  void anAccessChangeShowsWhatChanged() {
+    AccessChangedEvent granted =
+        new AccessChangedEvent(
+            "default",
+            new AccessChange.Grant(
+                "default", "etl", List.of("db", "sales"), "orders", Action.WRITE),
+            "cmd",
+            "admin",
+            3);
+    AccessChangedEvent issued =
+        new AccessChangedEvent(
+            "*", new AccessChange.IssueToken("tok-1", "etl", null, 86_400_000L), "cmd", "admin", 4);
+
+    assertThat(line(granted))
+        .matches(
+            "1970-01-01T00:00:00Z  x-floe.change-access  -  by=admin  req=cmd  change=grant  .*")
+        .contains("principal=etl", "namespace=db.sales", "table=orders", "action=write");
+    assertThat(line(issued))
+        .contains("change=issue-token", "tokenId=tok-1", "principal=etl")
+        .contains("expiresAtMillis=1970-01-02T00:00:00Z")
+        .doesNotContain("tokenHash");
+  }
+
+  @Test
+  void typesAreTheEndpointsOrTheLogsNamesAndAnUnknownOneIsRefused() {
+    assertThat(EventLines.operationTypes("update-table,floe.table.dropped,x-floe.restore-view"))
+        .containsExactly("drop-table", "update-table", "x-floe.restore-view");
+    assertThatThrownBy(() -> EventLines.operationTypes("update-tabel"))
+        .hasMessageStartingWith("unknown event type 'update-tabel': did you mean update-table?");
+    assertThatThrownBy(() -> EventLines.operationTypes("bogus"))
+        .hasMessageStartingWith(
+            "unknown event type 'bogus': the types are create-namespace, create-table,");
+  }
+
+  /** The line both tails print for an event of the log. */
+  private static String line(CatalogEvent event) {
+    EventEnvelope envelope = EventEnvelope.wrap(event, 0, 0);
+    return EventLines.line(
+        CatalogObjectEvent.json(envelope, CatalogObjectEvent.of(envelope.data()), 1));
   }
 }

@@ -102,8 +102,8 @@ class OidcIT {
     assertThat(cli(admin, "principals", "create", "carol", "--kind", "user")).contains("carol");
     assertThat(
             cli(admin, "principals", "role", "carol", "--warehouse", "default", "--role", "reader"))
-        .isEqualTo("OK");
-    assertThat(cli(admin, "principals", "list")).contains("\"reader\"");
+        .isEqualTo("carol is now reader in warehouse default");
+    assertThat(cli(admin, "principals", "list")).containsPattern("carol +user +- +default=reader");
     expect(200, floe.uri(), "POST", "/v1/default/namespaces", admin, "{\"namespace\":[\"oidc\"]}");
   }
 

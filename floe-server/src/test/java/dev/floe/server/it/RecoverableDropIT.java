@@ -733,7 +733,7 @@ class RecoverableDropIT {
         cli("restore", "--warehouse", "default", "--namespace", "db", "--table", "cli_orders");
     assertThat(again.exit()).isEqualTo(1);
     assertThat(again.error())
-        .startsWith("error: HTTP 404 ")
+        .startsWith("error: NoSuchTableException: ")
         .contains("cli_orders")
         .doesNotContain("{");
 
@@ -839,7 +839,9 @@ class RecoverableDropIT {
         .noneMatch(e -> e.path("kind").asText().equals("namespace"));
     Cli gone = cli("restore", "--warehouse", "default", "--namespace", "db.cli_scratch");
     assertThat(gone.exit()).isEqualTo(1);
-    assertThat(gone.error()).startsWith("error: HTTP 404 ").contains("cli_scratch");
+    assertThat(gone.error())
+        .startsWith("error: NoSuchNamespaceException: ")
+        .contains("cli_scratch");
   }
 
   /** What a command printed and its exit status. */

@@ -91,26 +91,26 @@ class TailCommandIT {
     assertThat(lines)
         .extracting(TailCommandIT::summary)
         .containsExactlyInAnyOrder(
-            "floe.namespace.created db seq=1",
-            "floe.table.created db.t seq=1",
-            "floe.table.committed db.t seq=2",
-            "floe.table.dropped db.t seq=3")
+            "create-namespace db", "create-table db.t", "update-table db.t", "drop-table db.t")
         // one table's events share a partition, so their order is the log's
-        .containsSubsequence(
-            "floe.table.created db.t seq=1",
-            "floe.table.committed db.t seq=2",
-            "floe.table.dropped db.t seq=3");
+        .containsSubsequence("create-table db.t", "update-table db.t", "drop-table db.t");
     assertThat(lines)
-        .allMatch(
-            l ->
-                l.matches(
-                    "\\d{4}-\\d\\d-\\d\\dT\\S+Z  floe\\.\\S+  \\S+  seq=\\d+  by=\\S+ "
-                        + " cmd=\\S+.*"));
+        .allMatch(l -> l.matches("\\d{4}-\\d\\d-\\d\\dT\\S+Z  [a-z-]+  \\S+  by=\\S+  req=\\S+.*"));
     String committed =
-        lines.stream().filter(l -> l.contains("floe.table.committed")).findFirst().orElseThrow();
-    assertThat(committed)
-        .contains("  updates=add-schema,set-current-schema  ")
-        .containsPattern("metadata=\\S+\\.metadata\\.json$");
+        lines.stream().filter(l -> l.contains("update-table")).findFirst().orElseThrow();
+    assertThat(committed).endsWith("  updates=add-schema,set-current-schema");
+  }
+
+  @Test
+  void printsTheSameLinesFromKafkaAndFromTheEventsEndpoint() {
+    List<String> fromKafka = tail("events", "--from-beginning", "--namespace", "db");
+    List<String> fromServer =
+        tail("events", "--from-beginning", "--namespace", "db", "--url", floe.uri());
+
+    assertThat(fromKafka).hasSize(4);
+    assertThat(fromServer).containsExactlyInAnyOrderElementsOf(fromKafka);
+    assertThat(tail("events", "--from-beginning", "--type", "drop-table", "--url", floe.uri()))
+        .isEqualTo(tail("events", "--from-beginning", "--type", "floe.table.dropped"));
   }
 
   @Test
@@ -122,17 +122,17 @@ class TailCommandIT {
   void filtersByTableAndType() {
     assertThat(tail("events", "--from-beginning", "--table", "db.t"))
         .extracting(TailCommandIT::summary)
-        .containsExactly(
-            "floe.table.created db.t seq=1",
-            "floe.table.committed db.t seq=2",
-            "floe.table.dropped db.t seq=3");
+        .containsExactly("create-table db.t", "update-table db.t", "drop-table db.t");
     assertThat(tail("events", "--from-beginning", "--table", "db"))
         .extracting(TailCommandIT::summary)
-        .containsExactly("floe.namespace.created db seq=1");
+        .containsExactly("create-namespace db");
     assertThat(
             tail("events", "--from-beginning", "--type", "floe.table.committed,floe.table.dropped"))
         .extracting(TailCommandIT::summary)
-        .containsExactly("floe.table.committed db.t seq=2", "floe.table.dropped db.t seq=3");
+        .containsExactly("update-table db.t", "drop-table db.t");
+    assertThat(tail("events", "--from-beginning", "--type", "update-table,drop-table"))
+        .extracting(TailCommandIT::summary)
+        .containsExactly("update-table db.t", "drop-table db.t");
     assertThat(tail("events", "--from-beginning", "--namespace", "db")).hasSize(4);
     assertThat(tail("events", "--from-beginning", "--namespace", "other")).isEmpty();
   }
@@ -237,7 +237,7 @@ class TailCommandIT {
     }
     List<String> lines = tailing.get(30, TimeUnit.SECONDS);
     assertThat(lines).hasSize(1);
-    assertThat(lines.get(0)).containsPattern("  floe\\.namespace\\.created  later_\\d+  seq=");
+    assertThat(lines.get(0)).containsPattern("  create-namespace  later_\\d+  by=");
   }
 
   @Test
@@ -332,9 +332,9 @@ class TailCommandIT {
         printed);
   }
 
-  /** "type subject seq=N" of a readable event line. */
+  /** "type subject" of a readable event line. */
   private static String summary(String line) {
     String[] fields = line.split("  ");
-    return fields[1] + " " + fields[2] + " " + fields[3];
+    return fields[1] + " " + fields[2];
   }
 }

@@ -1,6 +1,7 @@
 package dev.floe.infra.config;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -136,16 +137,24 @@ public final class ConfigKeys {
     for (String suffix : WAREHOUSE_ONLY) {
       candidates.add(WAREHOUSE + name + "." + suffix);
     }
+    return closest(key, candidates);
+  }
+
+  /**
+   * The word of {@code candidates} nearest to {@code word} in edits, if one is near enough to be
+   * meant; null otherwise.
+   */
+  public static String closest(String word, Collection<String> candidates) {
     String best = null;
     int bestDistance = Integer.MAX_VALUE;
     for (String candidate : candidates) {
-      int distance = distance(key.toLowerCase(Locale.ROOT), candidate);
+      int distance = distance(word.toLowerCase(Locale.ROOT), candidate);
       if (distance < bestDistance || (distance == bestDistance && candidate.compareTo(best) < 0)) {
         best = candidate;
         bestDistance = distance;
       }
     }
-    return bestDistance <= Math.max(3, key.length() / 4) ? best : null;
+    return bestDistance <= Math.max(3, word.length() / 4) ? best : null;
   }
 
   /** Levenshtein distance. */

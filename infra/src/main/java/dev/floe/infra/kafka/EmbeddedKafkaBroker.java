@@ -103,8 +103,8 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
     this.logDir = logDir;
     this.overrides = Map.copyOf(overrides);
     this.member = null;
-    Properties ports = loadPorts(logDir);
-    this.port = port != 0 ? port : Integer.parseInt(ports.getProperty("port"));
+    Properties ports = loadPorts(logDir, port);
+    this.port = Integer.parseInt(ports.getProperty("port"));
     this.controllerPort = Integer.parseInt(ports.getProperty("controller.port"));
   }
 
@@ -137,9 +137,12 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
   /**
    * The broker keeps its ports across restarts: its KRaft log records its endpoints and the
    * controller's address, and a transaction coordinator that still knew the old port would send its
-   * markers there until the broker re-registered.
+   * markers there until the broker re-registered. A port given in the configuration replaces the
+   * recorded one, and is recorded: the command-line tools find the broker through this file.
+   *
+   * @param port the configured client port, or 0 for the recorded (or a free) one
    */
-  private static Properties loadPorts(Path logDir) {
+  private static Properties loadPorts(Path logDir, int port) {
     Path file = logDir.resolveSibling("kafka-ports.properties");
     Properties ports = new Properties();
     try {
@@ -147,11 +150,14 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
         try (var in = Files.newInputStream(file)) {
           ports.load(in);
         }
-        return ports;
+        if (port == 0 || String.valueOf(port).equals(ports.getProperty("port"))) {
+          return ports;
+        }
+      } else {
+        Files.createDirectories(logDir.getParent());
+        ports.setProperty("controller.port", String.valueOf(freePort()));
       }
-      Files.createDirectories(logDir.getParent());
-      ports.setProperty("port", String.valueOf(freePort()));
-      ports.setProperty("controller.port", String.valueOf(freePort()));
+      ports.setProperty("port", String.valueOf(port != 0 ? port : freePort()));
       try (var out = Files.newOutputStream(file)) {
         ports.store(out, "Ports of Floe's embedded Kafka broker, kept across restarts");
       }
@@ -246,11 +252,11 @@ public final class EmbeddedKafkaBroker implements AutoCloseable {
    * partitions get new leaders, when its session ends (2 s, heartbeats every 500 ms); until then a
    * frozen follower holds every {@code acks=all} write of the partitions it follows, the group
    * coordinator's heartbeat answers among them, so this must stay well below the instances' 3 s
-   * session. A dead active controller is replaced once its followers miss it for the quorum's
-   * fetch timeout (1 s) and an election (0.5 s). The brokers' own requests to each other (the
-   * transaction coordinator's commit markers among them) give up after 3 s instead of Kafka's 30:
-   * a marker sent to a broker that froze before it was fenced would otherwise hold its transaction,
-   * and every {@code read_committed} reader behind it, until the broker came back.
+   * session. A dead active controller is replaced once its followers miss it for the quorum's fetch
+   * timeout (1 s) and an election (0.5 s). The brokers' own requests to each other (the transaction
+   * coordinator's commit markers among them) give up after 3 s instead of Kafka's 30: a marker sent
+   * to a broker that froze before it was fenced would otherwise hold its transaction, and every
+   * {@code read_committed} reader behind it, until the broker came back.
    */
   static final Map<String, String> FAILOVER =
       Map.of(

@@ -74,6 +74,35 @@ public record CatalogObjectEvent(
   public static final String TABLE = "table";
   public static final String VIEW = "view";
 
+  /**
+   * The operation type the endpoint serves for each event type of the log: the one vocabulary the
+   * command line's {@code --type} and its lines use, whichever way it reads the events.
+   */
+  public static final Map<String, String> OPERATION_TYPES =
+      Map.ofEntries(
+          Map.entry("floe.namespace.created", "create-namespace"),
+          Map.entry("floe.namespace.properties-updated", "update-namespace-properties"),
+          Map.entry("floe.namespace.dropped", "drop-namespace"),
+          Map.entry("floe.namespace.restored", "x-floe.restore-namespace"),
+          Map.entry("floe.namespace.expunged", "x-floe.expunge-namespace"),
+          Map.entry("floe.table.created", "create-table"),
+          Map.entry("floe.table.registered", "register-table"),
+          Map.entry("floe.table.committed", "update-table"),
+          Map.entry("floe.table.dropped", "drop-table"),
+          Map.entry("floe.table.renamed", "rename-table"),
+          Map.entry("floe.table.restored", "x-floe.restore-table"),
+          Map.entry("floe.table.expunged", "x-floe.expunge-table"),
+          Map.entry("floe.table.files-purged", "x-floe.purge-files"),
+          Map.entry("floe.table.purge-refused", "x-floe.purge-refused"),
+          Map.entry("floe.view.created", "create-view"),
+          Map.entry("floe.view.registered", "x-floe.register-view"),
+          Map.entry("floe.view.replaced", "update-view"),
+          Map.entry("floe.view.dropped", "drop-view"),
+          Map.entry("floe.view.renamed", "rename-view"),
+          Map.entry("floe.view.restored", "x-floe.restore-view"),
+          Map.entry("floe.view.expunged", "x-floe.expunge-view"),
+          Map.entry("floe.access.changed", "x-floe.change-access"));
+
   private static final ObjectMapper JSON = FloeJson.mapper();
 
   /** The event as the endpoint serves it, with its id, request and time. */
