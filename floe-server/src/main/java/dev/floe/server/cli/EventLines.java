@@ -76,10 +76,10 @@ final class EventLines implements TailCommand.Lines {
         throw new IllegalArgumentException(
             "unknown event type '"
                 + type.strip()
-                + "': "
+                + "'"
                 + (closest != null
-                    ? "did you mean " + closest + "?"
-                    : "the types are "
+                    ? " (did you mean " + closest + "?)"
+                    : ": the types are "
                         + String.join(
                             ", ", new TreeSet<>(CatalogObjectEvent.OPERATION_TYPES.values()))));
       }

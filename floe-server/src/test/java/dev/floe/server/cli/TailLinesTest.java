@@ -115,7 +115,7 @@ class TailLinesTest {
     assertThat(EventLines.operationTypes("update-table,floe.table.dropped,x-floe.restore-view"))
         .containsExactly("drop-table", "update-table", "x-floe.restore-view");
     assertThatThrownBy(() -> EventLines.operationTypes("update-tabel"))
-        .hasMessageStartingWith("unknown event type 'update-tabel': did you mean update-table?");
+        .hasMessageStartingWith("unknown event type 'update-tabel' (did you mean update-table?)");
     assertThatThrownBy(() -> EventLines.operationTypes("bogus"))
         .hasMessageStartingWith(
             "unknown event type 'bogus': the types are create-namespace, create-table,");
