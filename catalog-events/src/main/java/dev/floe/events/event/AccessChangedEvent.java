@@ -20,4 +20,9 @@ public record AccessChangedEvent(
   public String key() {
     return Keys.ACCESS;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.accessChanged(this);
+  }
 }

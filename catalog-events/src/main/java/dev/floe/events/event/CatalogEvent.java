@@ -28,4 +28,7 @@ public sealed interface CatalogEvent
 
   /** The Kafka key (same as the key of the commands that change that entity). */
   String key();
+
+  /** What {@code visitor} gives for this event: its method for this event's type. */
+  <R> R accept(EventVisitor<R> visitor);
 }

@@ -14,4 +14,9 @@ public record NamespaceCreatedEvent(
   public NamespaceCreatedEvent {
     properties = properties == null ? Map.of() : Map.copyOf(properties);
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.namespaceCreated(this);
+  }
 }

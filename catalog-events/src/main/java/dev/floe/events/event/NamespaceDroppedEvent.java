@@ -28,4 +28,9 @@ public record NamespaceDroppedEvent(
   public boolean kept() {
     return expiresAtMs > 0;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.namespaceDropped(this);
+  }
 }

@@ -16,4 +16,9 @@ public record NamespaceExpungedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements NamespaceEvent {}
+    implements NamespaceEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.namespaceExpunged(this);
+  }
+}

@@ -21,4 +21,9 @@ public record NamespacePropertiesUpdatedEvent(
     updated = updated == null ? Map.of() : Map.copyOf(updated);
     removed = removed == null ? List.of() : List.copyOf(removed);
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.namespacePropertiesUpdated(this);
+  }
 }

@@ -24,4 +24,9 @@ public record NamespaceRestoredEvent(
   public NamespaceRestoredEvent {
     properties = properties == null ? Map.of() : Map.copyOf(properties);
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.namespaceRestored(this);
+  }
 }

@@ -22,4 +22,9 @@ public record TableCommittedEvent(
     requirements = requirements == null ? List.of() : List.copyOf(requirements);
     updates = updates == null ? List.of() : List.copyOf(updates);
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableCommitted(this);
+  }
 }

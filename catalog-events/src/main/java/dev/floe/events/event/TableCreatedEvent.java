@@ -13,4 +13,9 @@ public record TableCreatedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements EntityEvent {}
+    implements EntityEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableCreated(this);
+  }
+}

@@ -11,4 +11,9 @@ public record TableDroppedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements EntityEvent {}
+    implements EntityEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableDropped(this);
+  }
+}

@@ -33,4 +33,9 @@ public record TableExpungedEvent(
   public String kind() {
     return DeletedEntity.TABLE;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableExpunged(this);
+  }
 }

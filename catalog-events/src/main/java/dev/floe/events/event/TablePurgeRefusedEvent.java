@@ -1,6 +1,5 @@
 package dev.floe.events.event;
 
-
 /**
  * The purger refused to delete a dropped table's location and deleted nothing: at deletion time the
  * location authority found it outside the warehouse's storage roots, or held in part by a live
@@ -14,4 +13,8 @@ public record TablePurgeRefusedEvent(
     String principal,
     long sequence)
     implements PurgeEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tablePurgeRefused(this);
+  }
 }

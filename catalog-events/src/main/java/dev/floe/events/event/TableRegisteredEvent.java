@@ -18,4 +18,9 @@ public record TableRegisteredEvent(
     String commandId,
     String principal,
     long sequence)
-    implements EntityEvent {}
+    implements EntityEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableRegistered(this);
+  }
+}

@@ -23,4 +23,9 @@ public record TableRestoredEvent(
   public TableIdentifier identifier() {
     return to;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.tableRestored(this);
+  }
 }

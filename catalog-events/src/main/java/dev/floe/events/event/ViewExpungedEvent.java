@@ -28,4 +28,9 @@ public record ViewExpungedEvent(
   public String kind() {
     return DeletedEntity.VIEW;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.viewExpunged(this);
+  }
 }

@@ -19,4 +19,9 @@ public record ViewRenamedEvent(
   public TableIdentifier identifier() {
     return to;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.viewRenamed(this);
+  }
 }

@@ -17,4 +17,9 @@ public record ViewReplacedEvent(
     String commandId,
     String principal,
     long sequence)
-    implements EntityEvent {}
+    implements EntityEvent {
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.viewReplaced(this);
+  }
+}

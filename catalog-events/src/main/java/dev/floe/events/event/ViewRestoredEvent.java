@@ -22,4 +22,9 @@ public record ViewRestoredEvent(
   public TableIdentifier identifier() {
     return to;
   }
+
+  @Override
+  public <R> R accept(EventVisitor<R> visitor) {
+    return visitor.viewRestored(this);
+  }
 }

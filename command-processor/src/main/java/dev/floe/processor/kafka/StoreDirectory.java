@@ -4,17 +4,31 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.command.CommandHeader;
+import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.NamespaceRestoredEvent;
+import dev.floe.events.event.TableCommittedEvent;
+import dev.floe.events.event.TableCreatedEvent;
+import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
+import dev.floe.events.event.TableRegisteredEvent;
+import dev.floe.events.event.TableRenamedEvent;
+import dev.floe.events.event.TableRestoredEvent;
+import dev.floe.events.event.ViewCreatedEvent;
+import dev.floe.events.event.ViewDroppedEvent;
 import dev.floe.events.event.ViewExpungedEvent;
+import dev.floe.events.event.ViewRegisteredEvent;
+import dev.floe.events.event.ViewRenamedEvent;
+import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
@@ -198,11 +212,34 @@ final class StoreDirectory implements Directory {
    * was decided.
    */
   void apply(CatalogEvent event, long atMs) {
-    if (event instanceof NamespaceCreatedEvent e) {
+    event.accept(new Evolve(atMs));
+  }
+
+  private static IllegalArgumentException notADirectoryEvent(CatalogEvent event) {
+    return new IllegalArgumentException("Not a directory event: " + event.type());
+  }
+
+  /**
+   * The directory's evolve function over events: namespaces, purges and expunges; a table's or
+   * view's other events change its state, not the directory (its steps do, {@link #apply(Step)}).
+   */
+  private final class Evolve implements EventVisitor<Void> {
+    private final long atMs;
+
+    Evolve(long atMs) {
+      this.atMs = atMs;
+    }
+
+    @Override
+    public Void namespaceCreated(NamespaceCreatedEvent e) {
       store.put(
           DirectoryKeys.namespace(warehouse, e.namespace()),
           new NamespaceState(e.properties(), e.sequence()).toBytes());
-    } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
       Map<String, String> properties =
           new HashMap<>(namespace(e.namespace()).orElseThrow().properties());
       e.removed().forEach(properties::remove);
@@ -210,25 +247,117 @@ final class StoreDirectory implements Directory {
       store.put(
           DirectoryKeys.namespace(warehouse, e.namespace()),
           new NamespaceState(properties, e.sequence()).toBytes());
-    } else if (event instanceof NamespaceDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceDropped(NamespaceDroppedEvent e) {
       dropNamespace(e, atMs);
-    } else if (event instanceof NamespaceRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceRestored(NamespaceRestoredEvent e) {
       store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
       store.put(
           DirectoryKeys.namespace(warehouse, e.namespace()),
           new NamespaceState(e.properties(), e.sequence()).toBytes());
-    } else if (event instanceof NamespaceExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceExpunged(NamespaceExpungedEvent e) {
       store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
-    } else if (event instanceof TableFilesPurgedEvent e) {
-      forgetPurge(e.location());
-    } else if (event instanceof TablePurgeRefusedEvent e) {
-      forgetPurge(e.location());
-    } else if (event instanceof TableExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableCreated(TableCreatedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableRegistered(TableRegisteredEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableCommitted(TableCommittedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableDropped(TableDroppedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableRenamed(TableRenamedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableRestored(TableRestoredEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void tableExpunged(TableExpungedEvent e) {
       expunge(e, e.purge());
-    } else if (event instanceof ViewExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableFilesPurged(TableFilesPurgedEvent e) {
+      forgetPurge(e.location());
+      return null;
+    }
+
+    @Override
+    public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
+      forgetPurge(e.location());
+      return null;
+    }
+
+    @Override
+    public Void viewCreated(ViewCreatedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewRegistered(ViewRegisteredEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewReplaced(ViewReplacedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewDropped(ViewDroppedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewRenamed(ViewRenamedEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewRestored(ViewRestoredEvent e) {
+      throw notADirectoryEvent(e);
+    }
+
+    @Override
+    public Void viewExpunged(ViewExpungedEvent e) {
       expunge(e, false);
-    } else {
-      throw new IllegalArgumentException("Not a directory event: " + event.type());
+      return null;
+    }
+
+    @Override
+    public Void accessChanged(AccessChangedEvent e) {
+      throw notADirectoryEvent(e);
     }
   }
 

@@ -35,6 +35,12 @@ final class VisibilityCommand {
         description = "the namespace, levels joined by '.'")
     String namespace;
 
+    /** {@code db in warehouse default}. */
+    @Override
+    public String toString() {
+      return namespace + " in warehouse " + warehouse;
+    }
+
     String path() {
       return ManagementClient.warehouse(warehouse)
           + "/namespaces/"
@@ -57,13 +63,7 @@ final class VisibilityCommand {
         streams.out(),
         json,
         (answer, out) ->
-            Output.line(
-                out,
-                namespace.namespace
-                    + " in warehouse "
-                    + namespace.warehouse
-                    + " is "
-                    + word(answer.path("visibility").asText())));
+            Output.line(out, namespace + " is " + word(answer.path("visibility").asText())));
   }
 
   /** What the command line calls a visibility: {@code public} or {@code private}. */
@@ -95,13 +95,6 @@ final class VisibilityCommand {
         new Request("PUT", namespace.path(), ManagementClient.body().put("visibility", value)),
         streams.out(),
         null,
-        (answer, out) ->
-            Output.line(
-                out,
-                namespace.namespace
-                    + " in warehouse "
-                    + namespace.warehouse
-                    + " is now "
-                    + word(value)));
+        (answer, out) -> Output.line(out, namespace + " is now " + word(value)));
   }
 }

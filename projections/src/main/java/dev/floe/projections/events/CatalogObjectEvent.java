@@ -8,6 +8,7 @@ import dev.floe.events.FloeJson;
 import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
@@ -120,105 +121,183 @@ public record CatalogObjectEvent(
 
   /** What the endpoint serves for one event of the log. */
   public static CatalogObjectEvent of(CatalogEvent event) {
-    String actor = event.principal();
-    String warehouse = event.warehouse();
-    if (event instanceof NamespaceCreatedEvent e) {
+    return event.accept(SERVED);
+  }
+
+  private static final EventVisitor<CatalogObjectEvent> SERVED = new Served();
+
+  /** Each event type's form at the endpoint. */
+  private static final class Served implements EventVisitor<CatalogObjectEvent> {
+
+    @Override
+    public CatalogObjectEvent namespaceCreated(NamespaceCreatedEvent e) {
       ObjectNode op = operation("create-namespace");
       op.set("namespace", namespace(e.namespace()));
       op.set("properties", JSON.valueToTree(e.properties()));
-      return namespaceEvent(op, e.namespace(), actor, warehouse);
-    } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
+      return namespaceEvent(op, e.namespace(), e.principal(), e.warehouse());
+    }
+
+    @Override
+    public CatalogObjectEvent namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
       ObjectNode op = operation("update-namespace-properties");
       op.set("namespace", namespace(e.namespace()));
       op.set("updated", JSON.valueToTree(new ArrayList<>(e.updated().keySet())));
       op.set("removed", JSON.valueToTree(e.removed()));
-      return namespaceEvent(op, e.namespace(), actor, warehouse);
-    } else if (event instanceof NamespaceDroppedEvent e) {
+      return namespaceEvent(op, e.namespace(), e.principal(), e.warehouse());
+    }
+
+    @Override
+    public CatalogObjectEvent namespaceDropped(NamespaceDroppedEvent e) {
       ObjectNode op = operation("drop-namespace");
       op.set("namespace", namespace(e.namespace()));
       if (e.kept()) {
         op.put("x-floe-recoverable-until-ms", e.expiresAtMs());
       }
-      return namespaceEvent(op, e.namespace(), actor, warehouse);
-    } else if (event instanceof NamespaceRestoredEvent e) {
+      return namespaceEvent(op, e.namespace(), e.principal(), e.warehouse());
+    }
+
+    @Override
+    public CatalogObjectEvent namespaceRestored(NamespaceRestoredEvent e) {
       ObjectNode op = operation("x-floe.restore-namespace");
       op.set("namespace", namespace(e.namespace()));
       op.set("properties", JSON.valueToTree(e.properties()));
-      return namespaceEvent(op, e.namespace(), actor, warehouse);
-    } else if (event instanceof NamespaceExpungedEvent e) {
+      return namespaceEvent(op, e.namespace(), e.principal(), e.warehouse());
+    }
+
+    @Override
+    public CatalogObjectEvent namespaceExpunged(NamespaceExpungedEvent e) {
       ObjectNode op = operation("x-floe.expunge-namespace");
       op.set("namespace", namespace(e.namespace()));
-      return namespaceEvent(op, e.namespace(), actor, warehouse);
-    } else if (event instanceof TableCreatedEvent e) {
+      return namespaceEvent(op, e.namespace(), e.principal(), e.warehouse());
+    }
+
+    @Override
+    public CatalogObjectEvent tableCreated(TableCreatedEvent e) {
       ObjectNode op = entity("create-table", e.identifier(), "table-uuid", e.tableUuid());
       op.set("updates", tableUpdates(e.metadata()));
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof TableRegisteredEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent tableRegistered(TableRegisteredEvent e) {
       ObjectNode op = entity("register-table", e.identifier(), "table-uuid", e.tableUuid());
       op.set("updates", tableUpdates(e.metadata()));
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof TableCommittedEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent tableCommitted(TableCommittedEvent e) {
       ObjectNode op = entity("update-table", e.identifier(), "table-uuid", e.tableUuid());
       op.set("updates", JSON.valueToTree(e.updates()));
       op.set("requirements", JSON.valueToTree(e.requirements()));
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof TableDroppedEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent tableDropped(TableDroppedEvent e) {
       ObjectNode op = entity("drop-table", e.identifier(), "table-uuid", e.tableUuid());
       op.put("purge", e.purgeRequested());
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof TableRenamedEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent tableRenamed(TableRenamedEvent e) {
       ObjectNode op = rename("rename-table", e.from(), e.to(), "table-uuid", e.tableUuid());
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.from(), e.to());
-    } else if (event instanceof TableRestoredEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.from(), e.to());
+    }
+
+    @Override
+    public CatalogObjectEvent tableRestored(TableRestoredEvent e) {
       ObjectNode op = rename("x-floe.restore-table", e.from(), e.to(), "table-uuid", e.tableUuid());
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.from(), e.to());
-    } else if (event instanceof TableExpungedEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.from(), e.to());
+    }
+
+    @Override
+    public CatalogObjectEvent tableExpunged(TableExpungedEvent e) {
       ObjectNode op = entity("x-floe.expunge-table", e.identifier(), "table-uuid", e.tableUuid());
       op.put("purge", e.purge());
-      return entityEvent(op, TABLE, e.tableUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof ViewCreatedEvent e) {
+      return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent viewCreated(ViewCreatedEvent e) {
       ObjectNode op = entity("create-view", e.identifier(), "view-uuid", e.viewUuid());
       op.set("updates", viewUpdates(e.metadataLocation(), e.metadata()));
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof ViewRegisteredEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent viewRegistered(ViewRegisteredEvent e) {
       ObjectNode op = entity("x-floe.register-view", e.identifier(), "view-uuid", e.viewUuid());
       op.set("updates", viewUpdates(e.metadataLocation(), e.metadata()));
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof ViewReplacedEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent viewReplaced(ViewReplacedEvent e) {
       ObjectNode op = entity("update-view", e.identifier(), "view-uuid", e.viewUuid());
       op.set("updates", JSON.valueToTree(e.updates()));
       op.set("requirements", JSON.valueToTree(e.requirements()));
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof ViewDroppedEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent viewDropped(ViewDroppedEvent e) {
       ObjectNode op = entity("drop-view", e.identifier(), "view-uuid", e.viewUuid());
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof ViewRenamedEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent viewRenamed(ViewRenamedEvent e) {
       ObjectNode op = rename("rename-view", e.from(), e.to(), "view-uuid", e.viewUuid());
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.from(), e.to());
-    } else if (event instanceof ViewRestoredEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.from(), e.to());
+    }
+
+    @Override
+    public CatalogObjectEvent viewRestored(ViewRestoredEvent e) {
       ObjectNode op = rename("x-floe.restore-view", e.from(), e.to(), "view-uuid", e.viewUuid());
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.from(), e.to());
-    } else if (event instanceof ViewExpungedEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.from(), e.to());
+    }
+
+    @Override
+    public CatalogObjectEvent viewExpunged(ViewExpungedEvent e) {
       ObjectNode op = entity("x-floe.expunge-view", e.identifier(), "view-uuid", e.viewUuid());
-      return entityEvent(op, VIEW, e.viewUuid(), actor, warehouse, e.identifier());
-    } else if (event instanceof TableFilesPurgedEvent e) {
+      return entityEvent(op, VIEW, e.viewUuid(), e.principal(), e.warehouse(), e.identifier());
+    }
+
+    @Override
+    public CatalogObjectEvent tableFilesPurged(TableFilesPurgedEvent e) {
       ObjectNode op = operation("x-floe.purge-files");
       op.put("location", e.location());
-      return new CatalogObjectEvent(
-          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
-    } else if (event instanceof TablePurgeRefusedEvent e) {
+      return ofNoObject(op, e);
+    }
+
+    @Override
+    public CatalogObjectEvent tablePurgeRefused(TablePurgeRefusedEvent e) {
       ObjectNode op = operation("x-floe.purge-refused");
       op.put("location", e.location());
       op.put("reason", e.reason());
-      return new CatalogObjectEvent(
-          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
-    } else if (event instanceof AccessChangedEvent e) {
+      return ofNoObject(op, e);
+    }
+
+    @Override
+    public CatalogObjectEvent accessChanged(AccessChangedEvent e) {
       ObjectNode op = operation("x-floe.change-access");
       op.set("change", JSON.valueToTree(e.change()));
-      return new CatalogObjectEvent(
-          op.get("operation-type").asText(), null, List.of(), null, actor, warehouse, op);
+      return ofNoObject(op, e);
     }
-    throw new IllegalArgumentException("No events endpoint form for " + event.type());
+  }
+
+  /** A change to no one catalog object: a purge of files, an access change. */
+  private static CatalogObjectEvent ofNoObject(ObjectNode op, CatalogEvent event) {
+    return new CatalogObjectEvent(
+        op.get("operation-type").asText(),
+        null,
+        List.of(),
+        null,
+        event.principal(),
+        event.warehouse(),
+        op);
   }
 
   /** The changes that made a table's first metadata, as Iceberg's table updates. */

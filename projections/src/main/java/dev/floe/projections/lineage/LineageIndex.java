@@ -1,15 +1,31 @@
 package dev.floe.projections.lineage;
 
 import dev.floe.events.Keys;
+import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
+import dev.floe.events.event.EventVisitor;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.event.TableRestoredEvent;
+import dev.floe.events.event.ViewCreatedEvent;
+import dev.floe.events.event.ViewDroppedEvent;
+import dev.floe.events.event.ViewExpungedEvent;
+import dev.floe.events.event.ViewRegisteredEvent;
+import dev.floe.events.event.ViewRenamedEvent;
+import dev.floe.events.event.ViewReplacedEvent;
+import dev.floe.events.event.ViewRestoredEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,6 +72,8 @@ public final class LineageIndex implements AutoCloseable {
 
   /** Dropped tables' lineage, kept for a restore until they are expunged. */
   private final Map<String, TableLineage> kept = new ConcurrentHashMap<>();
+
+  private final EventVisitor<Void> fold = new Fold();
 
   private final Predicate<String> keepsDropped;
 
@@ -131,15 +149,54 @@ public final class LineageIndex implements AutoCloseable {
   }
 
   void apply(CatalogEvent event) {
-    if (event instanceof TableCreatedEvent e) {
+    event.accept(fold);
+  }
+
+  /** A table's lineage follows its creation, commits, renames, drops and restores. */
+  private final class Fold implements EventVisitor<Void> {
+    @Override
+    public Void namespaceCreated(NamespaceCreatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceDropped(NamespaceDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceRestored(NamespaceRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceExpunged(NamespaceExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableCreated(TableCreatedEvent e) {
       tables.put(
           Keys.table(e.warehouse(), e.identifier()),
           new TableLineage(e.warehouse(), e.identifier(), List.of()));
-    } else if (event instanceof TableRegisteredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableRegistered(TableRegisteredEvent e) {
       tables.put(
           Keys.table(e.warehouse(), e.identifier()),
           new TableLineage(e.warehouse(), e.identifier(), List.of()));
-    } else if (event instanceof TableCommittedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableCommitted(TableCommittedEvent e) {
       List<SnapshotLineage> added = new ArrayList<>();
       for (MetadataUpdate update : e.updates()) {
         if (update instanceof MetadataUpdate.AddSnapshot add) {
@@ -161,25 +218,92 @@ public final class LineageIndex implements AutoCloseable {
               return new TableLineage(e.warehouse(), e.identifier(), List.copyOf(all));
             });
       }
-    } else if (event instanceof TableRenamedEvent e) {
-      TableLineage moved = tables.remove(Keys.table(e.warehouse(), e.from()));
-      tables.put(
-          Keys.table(e.warehouse(), e.to()),
-          new TableLineage(e.warehouse(), e.to(), moved == null ? List.of() : moved.snapshots()));
-    } else if (event instanceof TableDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableDropped(TableDroppedEvent e) {
       TableLineage dropped = tables.remove(Keys.table(e.warehouse(), e.identifier()));
       if (dropped != null && !dropped.snapshots().isEmpty() && keepsDropped.test(e.warehouse())) {
         kept.put(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()), dropped);
       }
-    } else if (event instanceof TableRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableRenamed(TableRenamedEvent e) {
+      TableLineage moved = tables.remove(Keys.table(e.warehouse(), e.from()));
+      tables.put(
+          Keys.table(e.warehouse(), e.to()),
+          new TableLineage(e.warehouse(), e.to(), moved == null ? List.of() : moved.snapshots()));
+      return null;
+    }
+
+    @Override
+    public Void tableRestored(TableRestoredEvent e) {
       TableLineage restored =
           kept.remove(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
       tables.put(
           Keys.table(e.warehouse(), e.to()),
           new TableLineage(
               e.warehouse(), e.to(), restored == null ? List.of() : restored.snapshots()));
-    } else if (event instanceof TableExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableExpunged(TableExpungedEvent e) {
       kept.remove(keptKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
+      return null;
+    }
+
+    @Override
+    public Void tableFilesPurged(TableFilesPurgedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewCreated(ViewCreatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewRegistered(ViewRegisteredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewReplaced(ViewReplacedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewDropped(ViewDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewRenamed(ViewRenamedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewRestored(ViewRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewExpunged(ViewExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void accessChanged(AccessChangedEvent e) {
+      return null;
     }
   }
 

@@ -1,10 +1,19 @@
 package dev.floe.projections.replay;
 
+import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventVisitor;
+import dev.floe.events.event.NamespaceCreatedEvent;
+import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceExpungedEvent;
+import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
+import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
 import dev.floe.events.event.TableRestoredEvent;
@@ -80,62 +89,138 @@ final class CausalOrder {
   }
 
   private static boolean ready(CatalogEvent event, ReplayState state) {
-    if (event instanceof TableCreatedEvent e) {
+    return event.accept(new Ready(state));
+  }
+
+  /**
+   * Whether an event can be applied now: what it changes holds the sequence before it (a rename's
+   * and a restore's target name is free). A namespace's events and the other changes need nothing.
+   */
+  private record Ready(ReplayState state) implements EventVisitor<Boolean> {
+    @Override
+    public Boolean namespaceCreated(NamespaceCreatedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean namespaceDropped(NamespaceDroppedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean namespaceRestored(NamespaceRestoredEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean namespaceExpunged(NamespaceExpungedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean tableCreated(TableCreatedEvent e) {
       return state.tableEntry(e.warehouse(), e.identifier()) == null;
     }
-    if (event instanceof TableRegisteredEvent e) {
+
+    @Override
+    public Boolean tableRegistered(TableRegisteredEvent e) {
       ReplayState.ReplayedTable current = state.tableEntry(e.warehouse(), e.identifier());
       return e.overwrote()
           ? current != null && current.sequence() == e.sequence() - 1
           : current == null;
     }
-    if (event instanceof TableCommittedEvent e) {
+
+    @Override
+    public Boolean tableCommitted(TableCommittedEvent e) {
       return holds(state.tableEntry(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
     }
-    if (event instanceof TableDroppedEvent e) {
+
+    @Override
+    public Boolean tableDropped(TableDroppedEvent e) {
       return holds(state.tableEntry(e.warehouse(), e.identifier()), e.tableUuid(), e.sequence());
     }
-    if (event instanceof TableRenamedEvent e) {
+
+    @Override
+    public Boolean tableRenamed(TableRenamedEvent e) {
       return holds(state.tableEntry(e.warehouse(), e.from()), e.tableUuid(), e.sequence())
           && state.tableEntry(e.warehouse(), e.to()) == null;
     }
-    if (event instanceof ViewCreatedEvent e) {
-      return state.viewEntry(e.warehouse(), e.identifier()) == null;
-    }
-    if (event instanceof ViewRegisteredEvent e) {
-      return state.viewEntry(e.warehouse(), e.identifier()) == null;
-    }
-    if (event instanceof ViewReplacedEvent e) {
-      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
-    }
-    if (event instanceof ViewDroppedEvent e) {
-      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
-    }
-    if (event instanceof ViewRenamedEvent e) {
-      return holds(state.viewEntry(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
-          && state.viewEntry(e.warehouse(), e.to()) == null;
-    }
-    if (event instanceof TableRestoredEvent e) {
+
+    @Override
+    public Boolean tableRestored(TableRestoredEvent e) {
       ReplayState.ReplayedTable kept =
           state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation());
       return kept != null
           && kept.sequence() == e.sequence() - 1
           && state.tableEntry(e.warehouse(), e.to()) == null;
     }
-    if (event instanceof ViewRestoredEvent e) {
+
+    @Override
+    public Boolean tableExpunged(TableExpungedEvent e) {
+      return e.tableUuid() == null
+          || state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation()) != null;
+    }
+
+    @Override
+    public Boolean tableFilesPurged(TableFilesPurgedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean tablePurgeRefused(TablePurgeRefusedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean viewCreated(ViewCreatedEvent e) {
+      return state.viewEntry(e.warehouse(), e.identifier()) == null;
+    }
+
+    @Override
+    public Boolean viewRegistered(ViewRegisteredEvent e) {
+      return state.viewEntry(e.warehouse(), e.identifier()) == null;
+    }
+
+    @Override
+    public Boolean viewReplaced(ViewReplacedEvent e) {
+      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+    }
+
+    @Override
+    public Boolean viewDropped(ViewDroppedEvent e) {
+      return holds(state.viewEntry(e.warehouse(), e.identifier()), e.viewUuid(), e.sequence());
+    }
+
+    @Override
+    public Boolean viewRenamed(ViewRenamedEvent e) {
+      return holds(state.viewEntry(e.warehouse(), e.from()), e.viewUuid(), e.sequence())
+          && state.viewEntry(e.warehouse(), e.to()) == null;
+    }
+
+    @Override
+    public Boolean viewRestored(ViewRestoredEvent e) {
       ReplayState.ReplayedTable kept =
           state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation());
       return kept != null
           && kept.sequence() == e.sequence() - 1
           && state.viewEntry(e.warehouse(), e.to()) == null;
     }
-    if (event instanceof TableExpungedEvent e && e.tableUuid() != null) {
-      return state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation()) != null;
+
+    @Override
+    public Boolean viewExpunged(ViewExpungedEvent e) {
+      return e.viewUuid() == null
+          || state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation()) != null;
     }
-    if (event instanceof ViewExpungedEvent e && e.viewUuid() != null) {
-      return state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation()) != null;
+
+    @Override
+    public Boolean accessChanged(AccessChangedEvent e) {
+      return true;
     }
-    return true;
   }
 
   private static boolean holds(ReplayState.ReplayedTable entry, String uuid, long sequence) {

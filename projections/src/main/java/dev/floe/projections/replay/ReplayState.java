@@ -3,6 +3,7 @@ package dev.floe.projections.replay;
 import dev.floe.events.Keys;
 import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
@@ -164,28 +165,56 @@ public final class ReplayState {
   private final Map<String, ReplayedTable> droppedTables = new HashMap<>();
 
   private final Map<String, ReplayedTable> droppedViews = new HashMap<>();
+  private final EventVisitor<Void> evolve = new Evolve();
   private long events;
 
   public void apply(CatalogEvent event) {
     events++;
-    if (event instanceof NamespaceCreatedEvent e) {
+    event.accept(evolve);
+  }
+
+  /** The evolve function, one method per event type. */
+  private final class Evolve implements EventVisitor<Void> {
+    @Override
+    public Void namespaceCreated(NamespaceCreatedEvent e) {
       namespaces.put(
           new NamespaceRef(e.warehouse(), e.namespace()),
           new NamespaceState(e.properties(), e.sequence()));
-    } else if (event instanceof NamespacePropertiesUpdatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
       NamespaceRef ref = new NamespaceRef(e.warehouse(), e.namespace());
       Map<String, String> properties = new HashMap<>(namespaces.get(ref).properties());
       e.removed().forEach(properties::remove);
       properties.putAll(e.updated());
       namespaces.put(ref, new NamespaceState(properties, e.sequence()));
-    } else if (event instanceof NamespaceDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceDropped(NamespaceDroppedEvent e) {
       namespaces.remove(new NamespaceRef(e.warehouse(), e.namespace()));
-    } else if (event instanceof NamespaceRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceRestored(NamespaceRestoredEvent e) {
       // The event carries the properties it has from now on: nothing of the drop is needed.
       namespaces.put(
           new NamespaceRef(e.warehouse(), e.namespace()),
           new NamespaceState(e.properties(), e.sequence()));
-    } else if (event instanceof TableCreatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void namespaceExpunged(NamespaceExpungedEvent e) {
+      return null; // its drop already removed it
+    }
+
+    @Override
+    public Void tableCreated(TableCreatedEvent e) {
       putTable(
           e.warehouse(),
           e.identifier(),
@@ -194,7 +223,11 @@ public final class ReplayState {
           1,
           e.sequence(),
           e.metadata());
-    } else if (event instanceof TableRegisteredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableRegistered(TableRegisteredEvent e) {
       ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
       int version = previous == null ? 1 : previous.version + 1;
       putTable(
@@ -205,40 +238,76 @@ public final class ReplayState {
           version,
           e.sequence(),
           e.metadata());
-    } else if (event instanceof TableCommittedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableCommitted(TableCommittedEvent e) {
       commit(e);
-    } else if (event instanceof TableDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableDropped(TableDroppedEvent e) {
       ReplayedTable dropped = tables.remove(Keys.table(e.warehouse(), e.identifier()));
       keep(
           droppedTables, e.warehouse(), e.tableUuid(), e.metadataLocation(), dropped, e.sequence());
-    } else if (event instanceof TableRestoredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableRenamed(TableRenamedEvent e) {
+      ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
+      tables.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
+      return null;
+    }
+
+    @Override
+    public Void tableRestored(TableRestoredEvent e) {
       ReplayedTable kept =
           droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
       tables.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
-    } else if (event instanceof TableExpungedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableExpunged(TableExpungedEvent e) {
       droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
-    } else if (event instanceof ViewRestoredEvent e) {
-      ReplayedTable kept =
-          droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
-      views.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
-    } else if (event instanceof ViewExpungedEvent e) {
-      droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
-    } else if (event instanceof TableRenamedEvent e) {
-      ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
-      tables.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
-    } else if (event instanceof ViewCreatedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableFilesPurged(TableFilesPurgedEvent e) {
+      return null; // the files, not the catalog
+    }
+
+    @Override
+    public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
+      return null; // the files, not the catalog
+    }
+
+    @Override
+    public Void viewCreated(ViewCreatedEvent e) {
       putView(
           e.warehouse(),
           e.identifier(),
           new TableState(
               e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence()));
-    } else if (event instanceof ViewRegisteredEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewRegistered(ViewRegisteredEvent e) {
       putView(
           e.warehouse(),
           e.identifier(),
           new TableState(
               e.viewUuid(), e.metadataLocation(), e.metadata().toString(), 1, e.sequence()));
-    } else if (event instanceof ViewReplacedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewReplaced(ViewReplacedEvent e) {
       TableState previous = view(e.warehouse(), e.identifier());
       ViewMetadata base =
           ViewMetadataParser.fromJson(previous.metadataLocation(), previous.metadataJson());
@@ -250,18 +319,40 @@ public final class ReplayState {
           e.identifier(),
           new TableState(
               e.viewUuid(), e.metadataLocation(), json, previous.version() + 1, e.sequence()));
-    } else if (event instanceof ViewDroppedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewDropped(ViewDroppedEvent e) {
       ReplayedTable dropped = views.remove(Keys.table(e.warehouse(), e.identifier()));
       keep(droppedViews, e.warehouse(), e.viewUuid(), e.metadataLocation(), dropped, e.sequence());
-    } else if (event instanceof ViewRenamedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void viewRenamed(ViewRenamedEvent e) {
       ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
       views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
-    } else if (!(event instanceof TableFilesPurgedEvent
-        || event instanceof NamespaceExpungedEvent
-        || event instanceof TablePurgeRefusedEvent
-        || event instanceof AccessChangedEvent)) {
-      // Access changes are not catalog state: the access store follows them (docs/security.md).
-      throw new IllegalArgumentException("No evolve for " + event.type());
+      return null;
+    }
+
+    @Override
+    public Void viewRestored(ViewRestoredEvent e) {
+      ReplayedTable kept =
+          droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
+      views.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
+      return null;
+    }
+
+    @Override
+    public Void viewExpunged(ViewExpungedEvent e) {
+      droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
+      return null;
+    }
+
+    @Override
+    public Void accessChanged(AccessChangedEvent e) {
+      return null; // not catalog state: the access store follows it (docs/security.md)
     }
   }
 
