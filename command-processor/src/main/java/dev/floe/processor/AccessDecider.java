@@ -52,30 +52,41 @@ public final class AccessDecider {
 
   public static Outcome decide(State state, CommandHeader header, AccessChange change) {
     String id = header.commandId();
-    Map<String, Entry> writes = new LinkedHashMap<>();
-    Optional<Rejection> refused = apply(state, change, writes);
+    Apply apply = new Apply(state);
+    Optional<Rejection> refused = change.accept(apply);
     if (refused.isPresent()) {
       return Outcome.rejected(id, refused.get());
     }
-    if (writes.isEmpty() || change instanceof AccessChange.CreateInstanceSecret) {
+    Optional<AccessChange> logged = change.asEvent();
+    if (apply.writes.isEmpty() || logged.isEmpty()) {
       // Nothing changed, or nothing a principal may do: no event (a secret never goes in one).
-      return new Outcome(writes, Decision.reply(List.of(), CommandReply.done(id)));
+      return new Outcome(apply.writes, Decision.reply(List.of(), CommandReply.done(id)));
     }
-    AccessChange logged =
-        change instanceof AccessChange.IssueToken issue ? issue.withoutHash() : change;
     AccessChangedEvent event =
         new AccessChangedEvent(
-            change.warehouse(), logged, id, header.principal(), state.sequence() + 1);
+            change.warehouse(), logged.get(), id, header.principal(), state.sequence() + 1);
     CommandReply reply =
-        change instanceof AccessChange.IssueToken issue
-            ? CommandReply.tokenIssued(id, issue.tokenId())
-            : CommandReply.done(id);
-    return new Outcome(writes, Decision.reply(List.of(event), reply));
+        apply.issuedTokenId == null
+            ? CommandReply.done(id)
+            : CommandReply.tokenIssued(id, apply.issuedTokenId);
+    return new Outcome(apply.writes, Decision.reply(List.of(event), reply));
   }
 
-  private static Optional<Rejection> apply(
-      State state, AccessChange change, Map<String, Entry> writes) {
-    if (change instanceof AccessChange.CreatePrincipal c) {
+  /**
+   * Applies one change to the access state: the entries it writes (null deletes one), or why it is
+   * refused.
+   */
+  private static final class Apply implements AccessChange.Visitor<Optional<Rejection>> {
+    private final State state;
+    private final Map<String, Entry> writes = new LinkedHashMap<>();
+    private String issuedTokenId;
+
+    Apply(State state) {
+      this.state = state;
+    }
+
+    @Override
+    public Optional<Rejection> createPrincipal(AccessChange.CreatePrincipal c) {
       if (state.get(AccessEntries.principalKey(c.name())).isPresent()) {
         return Optional.of(
             Rejection.of(PRINCIPAL_ALREADY_EXISTS, "Principal already exists: %s", c.name()));
@@ -93,7 +104,9 @@ public final class AccessDecider {
       writes.put(principal.key(), principal);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.DeletePrincipal c) {
+
+    @Override
+    public Optional<Rejection> deletePrincipal(AccessChange.DeletePrincipal c) {
       if (state.get(AccessEntries.principalKey(c.name())).isEmpty()) {
         return Optional.of(missingPrincipal(c.name()));
       }
@@ -110,7 +123,9 @@ public final class AccessDecider {
       }
       return Optional.empty();
     }
-    if (change instanceof AccessChange.SetRole c) {
+
+    @Override
+    public Optional<Rejection> setRole(AccessChange.SetRole c) {
       Optional<Entry> existing = state.get(AccessEntries.principalKey(c.principal()));
       if (existing.isEmpty()) {
         return Optional.of(missingPrincipal(c.principal()));
@@ -119,22 +134,37 @@ public final class AccessDecider {
       writes.put(principal.key(), principal);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.IssueToken c) {
+
+    @Override
+    public Optional<Rejection> issueToken(AccessChange.IssueToken c) {
       if (state.get(AccessEntries.principalKey(c.principal())).isEmpty()) {
         return Optional.of(missingPrincipal(c.principal()));
       }
       Token token = new Token(c.tokenId(), c.principal(), c.tokenHash(), c.expiresAtMillis());
       writes.put(token.key(), token);
+      issuedTokenId = c.tokenId();
       return Optional.empty();
     }
-    if (change instanceof AccessChange.RevokeToken c) {
+
+    @Override
+    public Optional<Rejection> revokeToken(AccessChange.RevokeToken c) {
       if (state.get(AccessEntries.tokenKey(c.tokenId())).isEmpty()) {
         return Optional.of(Rejection.of(TOKEN_NOT_FOUND, "No such token: %s", c.tokenId()));
       }
       writes.put(AccessEntries.tokenKey(c.tokenId()), null);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.Grant c) {
+
+    @Override
+    public Optional<Rejection> createInstanceSecret(AccessChange.CreateInstanceSecret c) {
+      if (state.get(AccessEntries.InstanceSecret.KEY).isEmpty()) {
+        writes.put(AccessEntries.InstanceSecret.KEY, new AccessEntries.InstanceSecret(c.secret()));
+      }
+      return Optional.empty();
+    }
+
+    @Override
+    public Optional<Rejection> grant(AccessChange.Grant c) {
       if (state.get(AccessEntries.principalKey(c.principal())).isEmpty()) {
         return Optional.of(missingPrincipal(c.principal()));
       }
@@ -143,7 +173,9 @@ public final class AccessDecider {
       writes.put(grant.key(), grant);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.Revoke c) {
+
+    @Override
+    public Optional<Rejection> revoke(AccessChange.Revoke c) {
       String key = AccessEntries.grantKey(c.warehouse(), c.namespace(), c.table(), c.principal());
       if (state.get(key).isEmpty()) {
         return Optional.of(
@@ -156,22 +188,25 @@ public final class AccessDecider {
       writes.put(key, null);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.SetVisibility c) {
+
+    @Override
+    public Optional<Rejection> setVisibility(AccessChange.SetVisibility c) {
       VisibilityEntry entry = new VisibilityEntry(c.warehouse(), c.namespace(), c.visibility());
       writes.put(entry.key(), c.visibility() == AccessEntries.Visibility.PRIVATE ? null : entry);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.CreateInstanceSecret c) {
-      if (state.get(AccessEntries.InstanceSecret.KEY).isEmpty()) {
-        writes.put(AccessEntries.InstanceSecret.KEY, new AccessEntries.InstanceSecret(c.secret()));
-      }
+
+    @Override
+    public Optional<Rejection> moveTableGrants(AccessChange.MoveTableGrants c) {
+      carryGrants(state, c, false, writes);
       return Optional.empty();
     }
-    if (change instanceof AccessChange.TableGrants c) {
-      carryGrants(state, c, c instanceof AccessChange.CopyTableGrants, writes);
+
+    @Override
+    public Optional<Rejection> copyTableGrants(AccessChange.CopyTableGrants c) {
+      carryGrants(state, c, true, writes);
       return Optional.empty();
     }
-    throw new IllegalArgumentException("Unknown access change: " + change);
   }
 
   /**

@@ -82,6 +82,11 @@ public final class DirectoryDecider {
     return Map.entry(type, rule);
   }
 
+  /** Whether commands of this type are directory commands, with a rule here. */
+  public static boolean handles(Class<?> type) {
+    return RULES.containsKey(type);
+  }
+
   @SuppressWarnings("unchecked")
   public static Decision decide(
       Directory directory, LocationAuthority locations, CatalogCommand command) {

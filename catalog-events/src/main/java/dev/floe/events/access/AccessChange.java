@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One change to who may do what: the payload of a {@code change-access} command and, as applied, of
@@ -35,6 +36,48 @@ public sealed interface AccessChange {
   @JsonIgnore
   String describe();
 
+  /** What {@code visitor} gives for this change: its method for this change's type. */
+  <R> R accept(Visitor<R> visitor);
+
+  /**
+   * One function over every kind of access change, by kind: a new kind does not compile until each
+   * implementation says what it does with it.
+   *
+   * @param <R> what the function gives for a change
+   */
+  interface Visitor<R> {
+    R createPrincipal(CreatePrincipal change);
+
+    R deletePrincipal(DeletePrincipal change);
+
+    R setRole(SetRole change);
+
+    R issueToken(IssueToken change);
+
+    R revokeToken(RevokeToken change);
+
+    R createInstanceSecret(CreateInstanceSecret change);
+
+    R grant(Grant change);
+
+    R revoke(Revoke change);
+
+    R setVisibility(SetVisibility change);
+
+    R moveTableGrants(MoveTableGrants change);
+
+    R copyTableGrants(CopyTableGrants change);
+  }
+
+  /**
+   * The change as its {@code floe.access.changed} event carries it, or empty when it makes no
+   * event: a token's issue without its hash; the instances' secret never.
+   */
+  @JsonIgnore
+  default Optional<AccessChange> asEvent() {
+    return Optional.of(this);
+  }
+
   /** A change to principals or tokens, which belong to no one warehouse. */
   sealed interface Global extends AccessChange
       permits CreatePrincipal, DeletePrincipal, IssueToken, RevokeToken, CreateInstanceSecret {
@@ -56,6 +99,11 @@ public sealed interface AccessChange {
     public String describe() {
       return "principal " + name;
     }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.createPrincipal(this);
+    }
   }
 
   /** Removes a principal with its roles, tokens and grants. */
@@ -63,6 +111,11 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "principal " + name;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.deletePrincipal(this);
     }
   }
 
@@ -72,6 +125,11 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "role of " + principal + " in " + warehouse;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.setRole(this);
     }
   }
 
@@ -86,9 +144,19 @@ public sealed interface AccessChange {
       return "token " + tokenId + " of " + principal;
     }
 
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.issueToken(this);
+    }
+
     /** The change as the event carries it: without the hash. */
     public IssueToken withoutHash() {
       return new IssueToken(tokenId, principal, null, expiresAtMillis);
+    }
+
+    @Override
+    public Optional<AccessChange> asEvent() {
+      return Optional.of(withoutHash());
     }
   }
 
@@ -96,6 +164,11 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "token " + tokenId;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.revokeToken(this);
     }
   }
 
@@ -115,8 +188,18 @@ public sealed interface AccessChange {
     }
 
     @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.createInstanceSecret(this);
+    }
+
+    @Override
     public String toString() {
       return "CreateInstanceSecret[secret=…]";
+    }
+
+    @Override
+    public Optional<AccessChange> asEvent() {
+      return Optional.empty();
     }
   }
 
@@ -140,6 +223,11 @@ public sealed interface AccessChange {
     public String describe() {
       return action.label() + " on " + AccessEntries.target(namespace, table) + " to " + principal;
     }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.grant(this);
+    }
   }
 
   record Revoke(String warehouse, String principal, List<String> namespace, String table)
@@ -151,6 +239,11 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "grant on " + AccessEntries.target(namespace, table) + " of " + principal;
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.revoke(this);
     }
   }
 
@@ -165,6 +258,11 @@ public sealed interface AccessChange {
     @Override
     public String describe() {
       return "visibility of " + String.join(".", namespace);
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.setVisibility(this);
     }
   }
 
@@ -205,6 +303,11 @@ public sealed interface AccessChange {
           + " to "
           + AccessEntries.target(toNamespace, toName);
     }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.moveTableGrants(this);
+    }
   }
 
   /**
@@ -230,6 +333,11 @@ public sealed interface AccessChange {
           + AccessEntries.target(fromNamespace, fromName)
           + " copied to "
           + AccessEntries.target(toNamespace, toName);
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) {
+      return visitor.copyTableGrants(this);
     }
   }
 }

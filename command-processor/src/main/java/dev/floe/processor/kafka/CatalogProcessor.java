@@ -227,7 +227,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
         .add(ChangeAccessCommand.class, command((key, c) -> access.decide(c.header(), c.change())))
         .add(CommitViewCommand.class, command(onView(ViewDecider::commit)))
         .add(CommitTransactionCommand.class, command((key, c) -> coordinator.begin(c)))
-        .add(CommitTableCommand.class, command(this::decideCommit, true));
+        .add(CommitTableCommand.class, command(this::decideCommit, true))
+        .requireEvery(Step.class, type -> false)
+        .requireEvery(CatalogCommand.class, DirectoryDecider::handles);
   }
 
   private void completeOutcome(Record<String, byte[]> record, IdempotencyOutcomeStep outcome) {

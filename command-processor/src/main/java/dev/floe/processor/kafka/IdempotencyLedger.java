@@ -105,7 +105,7 @@ final class IdempotencyLedger {
   static Decision reportOutcome(Step step, Decision decision) {
     if (step.header().idempotencyKey() == null
         || decision.reply() == null
-        || step instanceof IdempotencyOutcomeStep) {
+        || step.reportsOutcome()) {
       return decision;
     }
     List<Step> steps = new ArrayList<>(decision.steps());

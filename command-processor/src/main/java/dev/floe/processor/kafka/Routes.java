@@ -2,8 +2,11 @@ package dev.floe.processor.kafka;
 
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.processor.Decision;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.apache.kafka.streams.processor.api.Record;
 
 /**
@@ -33,6 +36,35 @@ final class Routes {
   <T> Routes add(Class<T> type, Handler<T> handler) {
     handlers.put(type, handler);
     return this;
+  }
+
+  /**
+   * Fails unless every record type of the sealed hierarchy {@code root} has an entry, or is one
+   * {@code handledOtherwise} accepts: a type without a route fails at start, not at its first
+   * record.
+   */
+  Routes requireEvery(Class<?> root, Predicate<Class<?>> handledOtherwise) {
+    List<String> missing =
+        leaves(root).stream()
+            .filter(type -> !handlers.containsKey(type) && !handledOtherwise.test(type))
+            .map(Class::getSimpleName)
+            .sorted()
+            .toList();
+    if (!missing.isEmpty()) {
+      throw new IllegalStateException(
+          "No route for " + String.join(", ", missing) + " (" + root.getSimpleName() + ")");
+    }
+    return this;
+  }
+
+  /** The concrete types of a sealed hierarchy. */
+  static List<Class<?>> leaves(Class<?> type) {
+    if (!type.isSealed()) {
+      return List.of(type);
+    }
+    return Arrays.stream(type.getPermittedSubclasses())
+        .flatMap(subtype -> leaves(subtype).stream())
+        .toList();
   }
 
   /** Whether values of this type have an entry of their own. */

@@ -45,13 +45,20 @@ import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.IdempotencyOutcomeStep;
+import dev.floe.processor.step.MoveGrantsStep;
+import dev.floe.processor.step.MoveInStep;
 import dev.floe.processor.step.MoveOutStep;
+import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseNameStep;
+import dev.floe.processor.step.ResolvePreparedStep;
 import dev.floe.processor.step.RestoreStep;
 import dev.floe.processor.step.RetainDeletedStep;
 import dev.floe.processor.step.Step;
+import dev.floe.processor.step.StepVisitor;
+import dev.floe.processor.step.TransactionVoteStep;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -388,35 +395,121 @@ final class StoreDirectory implements Directory {
    * sends the step on.
    */
   void apply(Step step) {
-    if (step instanceof CommitRelocatedStep s) {
-      holdMore(s);
-    } else if (step instanceof MoveOutStep s) {
-      move(holder(s.kind(), s.source()), holder(s.kind(), s.destination()), s.header().commandId());
-    } else if (step instanceof CreateTableStep s) {
+    step.accept(claims);
+  }
+
+  private final StepVisitor<Void> claims = new StepClaims();
+
+  /**
+   * What each step claims, moves or releases; the steps that change no name or location, nothing.
+   */
+  private final class StepClaims implements StepVisitor<Void> {
+    @Override
+    public Void createTable(CreateTableStep s) {
       claim(
           tableHolder(s.identifier()),
           new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
-    } else if (step instanceof RegisterTableStep s) {
+      return null;
+    }
+
+    @Override
+    public Void registerTable(RegisterTableStep s) {
       release(tableHolder(s.identifier()), false);
       claim(
           tableHolder(s.identifier()),
           new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
-    } else if (step instanceof CreateViewStep s) {
+      return null;
+    }
+
+    @Override
+    public Void dropTable(DropTableStep s) {
+      if (s.recoverable()) {
+        keep(EntityKind.TABLE, s.identifier(), s.header(), s.expiresAtMs(), s.purgeRequested());
+      } else {
+        release(tableHolder(s.identifier()), s.purgeRequested());
+      }
+      return null;
+    }
+
+    @Override
+    public Void createView(CreateViewStep s) {
       claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
-    } else if (step instanceof RegisterViewStep s) {
+      return null;
+    }
+
+    @Override
+    public Void registerView(RegisterViewStep s) {
       claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
-    } else if (step instanceof ReleaseNameStep s) {
+      return null;
+    }
+
+    @Override
+    public Void dropView(DropViewStep s) {
+      if (s.recoverable()) {
+        keep(EntityKind.VIEW, s.identifier(), s.header(), s.expiresAtMs(), false);
+      } else {
+        release(viewHolder(s.identifier()), false);
+      }
+      return null;
+    }
+
+    @Override
+    public Void moveOut(MoveOutStep s) {
+      move(holder(s.kind(), s.source()), holder(s.kind(), s.destination()), s.header().commandId());
+      return null;
+    }
+
+    @Override
+    public Void moveIn(MoveInStep s) {
+      return null; // the name moved with the move out
+    }
+
+    @Override
+    public Void releaseName(ReleaseNameStep s) {
       releaseOwnClaim(holder(s.kind(), s.identifier()), s.header().commandId());
-    } else if (step instanceof DropTableStep s && s.recoverable()) {
-      keep(EntityKind.TABLE, s.identifier(), s.header(), s.expiresAtMs(), s.purgeRequested());
-    } else if (step instanceof DropTableStep s) {
-      release(tableHolder(s.identifier()), s.purgeRequested());
-    } else if (step instanceof DropViewStep s && s.recoverable()) {
-      keep(EntityKind.VIEW, s.identifier(), s.header(), s.expiresAtMs(), false);
-    } else if (step instanceof DropViewStep s) {
-      release(viewHolder(s.identifier()), false);
-    } else if (step instanceof RestoreStep s) {
-      restore(s);
+      return null;
+    }
+
+    @Override
+    public Void retainDeleted(RetainDeletedStep s) {
+      return null; // the kept entity's last state goes through retain
+    }
+
+    @Override
+    public Void restore(RestoreStep s) {
+      StoreDirectory.this.restore(s);
+      return null;
+    }
+
+    @Override
+    public Void commitRelocated(CommitRelocatedStep s) {
+      holdMore(s);
+      return null;
+    }
+
+    @Override
+    public Void moveGrants(MoveGrantsStep s) {
+      return null;
+    }
+
+    @Override
+    public Void prepareTable(PrepareTableStep s) {
+      return null;
+    }
+
+    @Override
+    public Void transactionVote(TransactionVoteStep s) {
+      return null;
+    }
+
+    @Override
+    public Void resolvePrepared(ResolvePreparedStep s) {
+      return null;
+    }
+
+    @Override
+    public Void idempotencyOutcome(IdempotencyOutcomeStep s) {
+      return null;
     }
   }
 

@@ -33,4 +33,9 @@ public record CommitRelocatedStep(
   public boolean view() {
     return change instanceof CommitViewCommand;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.commitRelocated(this);
+  }
 }

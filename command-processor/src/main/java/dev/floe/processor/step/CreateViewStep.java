@@ -17,4 +17,9 @@ public record CreateViewStep(
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.createView(this);
+  }
 }

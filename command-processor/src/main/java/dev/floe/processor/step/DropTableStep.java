@@ -27,4 +27,9 @@ public record DropTableStep(
   public boolean recoverable() {
     return expiresAtMs > 0;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.dropTable(this);
+  }
 }

@@ -21,4 +21,9 @@ public record DropViewStep(
   public boolean recoverable() {
     return expiresAtMs > 0;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.dropView(this);
+  }
 }

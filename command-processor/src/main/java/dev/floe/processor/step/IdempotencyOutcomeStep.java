@@ -26,4 +26,14 @@ public record IdempotencyOutcomeStep(
   public String key() {
     return originKey;
   }
+
+  @Override
+  public boolean reportsOutcome() {
+    return true;
+  }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.idempotencyOutcome(this);
+  }
 }

@@ -49,4 +49,9 @@ public record MoveGrantsStep(
         ? new AccessChange.CopyTableGrants(warehouse, from, source.name(), to, destination.name())
         : new AccessChange.MoveTableGrants(warehouse, from, source.name(), to, destination.name());
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.moveGrants(this);
+  }
 }

@@ -26,4 +26,9 @@ public record MoveInStep(
   public TableIdentifier identifier() {
     return destination;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.moveIn(this);
+  }
 }

@@ -20,4 +20,9 @@ public record MoveOutStep(
   public TableIdentifier identifier() {
     return source;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.moveOut(this);
+  }
 }

@@ -27,4 +27,9 @@ public record PrepareTableStep(
   public CommitTableCommand asCommit() {
     return new CommitTableCommand(header, warehouse, identifier, requirements, updates);
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.prepareTable(this);
+  }
 }

@@ -18,4 +18,9 @@ public record RegisterTableStep(
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.registerTable(this);
+  }
 }

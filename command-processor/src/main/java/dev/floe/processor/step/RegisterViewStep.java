@@ -17,4 +17,9 @@ public record RegisterViewStep(
     Objects.requireNonNull(metadata, "metadata");
     Objects.requireNonNull(metadataLocation, "metadataLocation");
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.registerView(this);
+  }
 }

@@ -31,4 +31,9 @@ public record ReleaseNameStep(
   public String key() {
     return Keys.warehouse(warehouse);
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.releaseName(this);
+  }
 }

@@ -9,4 +9,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
  */
 public record ResolvePreparedStep(
     CommandHeader header, String warehouse, TableIdentifier identifier, boolean commit)
-    implements Step {}
+    implements Step {
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.resolvePrepared(this);
+  }
+}

@@ -34,4 +34,9 @@ public record RestoreStep(
   public TableIdentifier identifier() {
     return destination;
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.restore(this);
+  }
 }

@@ -30,4 +30,9 @@ public record RetainDeletedStep(
   public String key() {
     return Keys.warehouse(warehouse);
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.retainDeleted(this);
+  }
 }

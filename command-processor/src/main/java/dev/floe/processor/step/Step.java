@@ -37,4 +37,12 @@ public sealed interface Step
   default String key() {
     return Keys.table(warehouse(), identifier());
   }
+
+  /** Whether this step is itself the report of a keyed command's outcome. */
+  default boolean reportsOutcome() {
+    return false;
+  }
+
+  /** What {@code visitor} gives for this step: its method for this step's type. */
+  <R> R accept(StepVisitor<R> visitor);
 }

@@ -29,4 +29,9 @@ public record TransactionVoteStep(
   public String key() {
     return Keys.warehouse(warehouse);
   }
+
+  @Override
+  public <R> R accept(StepVisitor<R> visitor) {
+    return visitor.transactionVote(this);
+  }
 }
