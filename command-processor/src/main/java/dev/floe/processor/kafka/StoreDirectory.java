@@ -4,31 +4,9 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.command.CommandHeader;
-import dev.floe.events.event.AccessChangedEvent;
 import dev.floe.events.event.CatalogEvent;
-import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.ExpungeEvent;
-import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
-import dev.floe.events.event.NamespaceExpungedEvent;
-import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
-import dev.floe.events.event.NamespaceRestoredEvent;
-import dev.floe.events.event.TableCommittedEvent;
-import dev.floe.events.event.TableCreatedEvent;
-import dev.floe.events.event.TableDroppedEvent;
-import dev.floe.events.event.TableExpungedEvent;
-import dev.floe.events.event.TableFilesPurgedEvent;
-import dev.floe.events.event.TablePurgeRefusedEvent;
-import dev.floe.events.event.TableRegisteredEvent;
-import dev.floe.events.event.TableRenamedEvent;
-import dev.floe.events.event.TableRestoredEvent;
-import dev.floe.events.event.ViewCreatedEvent;
-import dev.floe.events.event.ViewDroppedEvent;
-import dev.floe.events.event.ViewExpungedEvent;
-import dev.floe.events.event.ViewRegisteredEvent;
-import dev.floe.events.event.ViewRenamedEvent;
-import dev.floe.events.event.ViewReplacedEvent;
-import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
@@ -40,30 +18,13 @@ import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.Directory;
 import dev.floe.processor.step.CommitRelocatedStep;
-import dev.floe.processor.step.CreateTableStep;
-import dev.floe.processor.step.CreateViewStep;
-import dev.floe.processor.step.DropTableStep;
-import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;
-import dev.floe.processor.step.IdempotencyOutcomeStep;
-import dev.floe.processor.step.MoveGrantsStep;
-import dev.floe.processor.step.MoveInStep;
-import dev.floe.processor.step.MoveOutStep;
-import dev.floe.processor.step.PrepareTableStep;
-import dev.floe.processor.step.RegisterTableStep;
-import dev.floe.processor.step.RegisterViewStep;
-import dev.floe.processor.step.ReleaseNameStep;
-import dev.floe.processor.step.ResolvePreparedStep;
 import dev.floe.processor.step.RestoreStep;
 import dev.floe.processor.step.RetainDeletedStep;
 import dev.floe.processor.step.Step;
-import dev.floe.processor.step.StepVisitor;
-import dev.floe.processor.step.TransactionVoteStep;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -199,7 +160,7 @@ final class StoreDirectory implements Directory {
     return DirectoryKeys.view(warehouse, identifier);
   }
 
-  private String holder(EntityKind kind, TableIdentifier identifier) {
+  String holder(EntityKind kind, TableIdentifier identifier) {
     return kind == EntityKind.TABLE ? tableHolder(identifier) : viewHolder(identifier);
   }
 
@@ -219,160 +180,24 @@ final class StoreDirectory implements Directory {
    * was decided.
    */
   void apply(CatalogEvent event, long atMs) {
-    event.accept(new Evolve(atMs));
+    event.accept(new DirectoryEvents(this, atMs));
   }
 
-  private static IllegalArgumentException notADirectoryEvent(CatalogEvent event) {
-    return new IllegalArgumentException("Not a directory event: " + event.type());
+  /** A namespace as it is from now on (created, its properties updated, restored). */
+  void putNamespace(Namespace namespace, NamespaceState state) {
+    store.put(DirectoryKeys.namespace(warehouse, namespace), state.toBytes());
   }
 
-  /**
-   * The directory's evolve function over events: namespaces, purges and expunges; a table's or
-   * view's other events change its state, not the directory (its steps do, {@link #apply(Step)}).
-   */
-  private final class Evolve implements EventVisitor<Void> {
-    private final long atMs;
-
-    Evolve(long atMs) {
-      this.atMs = atMs;
-    }
-
-    @Override
-    public Void namespaceCreated(NamespaceCreatedEvent e) {
-      store.put(
-          DirectoryKeys.namespace(warehouse, e.namespace()),
-          new NamespaceState(e.properties(), e.sequence()).toBytes());
-      return null;
-    }
-
-    @Override
-    public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
-      Map<String, String> properties =
-          new HashMap<>(namespace(e.namespace()).orElseThrow().properties());
-      e.removed().forEach(properties::remove);
-      properties.putAll(e.updated());
-      store.put(
-          DirectoryKeys.namespace(warehouse, e.namespace()),
-          new NamespaceState(properties, e.sequence()).toBytes());
-      return null;
-    }
-
-    @Override
-    public Void namespaceDropped(NamespaceDroppedEvent e) {
-      dropNamespace(e, atMs);
-      return null;
-    }
-
-    @Override
-    public Void namespaceRestored(NamespaceRestoredEvent e) {
-      store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
-      store.put(
-          DirectoryKeys.namespace(warehouse, e.namespace()),
-          new NamespaceState(e.properties(), e.sequence()).toBytes());
-      return null;
-    }
-
-    @Override
-    public Void namespaceExpunged(NamespaceExpungedEvent e) {
-      store.delete(DirectoryKeys.deletedNamespace(warehouse, e.namespace(), e.dropCommandId()));
-      return null;
-    }
-
-    @Override
-    public Void tableCreated(TableCreatedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableRegistered(TableRegisteredEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableCommitted(TableCommittedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableDropped(TableDroppedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableRenamed(TableRenamedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableRestored(TableRestoredEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void tableExpunged(TableExpungedEvent e) {
-      expunge(e, e.purge());
-      return null;
-    }
-
-    @Override
-    public Void tableFilesPurged(TableFilesPurgedEvent e) {
-      forgetPurge(e.location());
-      return null;
-    }
-
-    @Override
-    public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
-      forgetPurge(e.location());
-      return null;
-    }
-
-    @Override
-    public Void viewCreated(ViewCreatedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewRegistered(ViewRegisteredEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewReplaced(ViewReplacedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewDropped(ViewDroppedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewRenamed(ViewRenamedEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewRestored(ViewRestoredEvent e) {
-      throw notADirectoryEvent(e);
-    }
-
-    @Override
-    public Void viewExpunged(ViewExpungedEvent e) {
-      expunge(e, false);
-      return null;
-    }
-
-    @Override
-    public Void accessChanged(AccessChangedEvent e) {
-      throw notADirectoryEvent(e);
-    }
+  /** A dropped namespace kept for its recovery period is no longer kept (restored, expunged). */
+  void forgetKeptNamespace(Namespace namespace, String dropCommandId) {
+    store.delete(DirectoryKeys.deletedNamespace(warehouse, namespace, dropCommandId));
   }
 
   /**
    * A dropped namespace leaves the namespaces at once (absent from lists, loads and the parent's
    * children); kept, it holds its name and properties under its {@code d/} key until it expires.
    */
-  private void dropNamespace(NamespaceDroppedEvent e, long atMs) {
+  void dropNamespace(NamespaceDroppedEvent e, long atMs) {
     String key = DirectoryKeys.namespace(warehouse, e.namespace());
     byte[] value = store.get(key);
     store.delete(key);
@@ -395,129 +220,14 @@ final class StoreDirectory implements Directory {
    * sends the step on.
    */
   void apply(Step step) {
-    step.accept(claims);
-  }
-
-  private final StepVisitor<Void> claims = new StepClaims();
-
-  /**
-   * What each step claims, moves or releases; the steps that change no name or location, nothing.
-   */
-  private final class StepClaims implements StepVisitor<Void> {
-    @Override
-    public Void createTable(CreateTableStep s) {
-      claim(
-          tableHolder(s.identifier()),
-          new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
-      return null;
-    }
-
-    @Override
-    public Void registerTable(RegisterTableStep s) {
-      release(tableHolder(s.identifier()), false);
-      claim(
-          tableHolder(s.identifier()),
-          new TableEntry(s.header().commandId(), s.metadata().location(), s.metadata().uuid()));
-      return null;
-    }
-
-    @Override
-    public Void dropTable(DropTableStep s) {
-      if (s.recoverable()) {
-        keep(EntityKind.TABLE, s.identifier(), s.header(), s.expiresAtMs(), s.purgeRequested());
-      } else {
-        release(tableHolder(s.identifier()), s.purgeRequested());
-      }
-      return null;
-    }
-
-    @Override
-    public Void createView(CreateViewStep s) {
-      claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
-      return null;
-    }
-
-    @Override
-    public Void registerView(RegisterViewStep s) {
-      claim(viewHolder(s.identifier()), viewEntry(s.header().commandId(), s.metadata()));
-      return null;
-    }
-
-    @Override
-    public Void dropView(DropViewStep s) {
-      if (s.recoverable()) {
-        keep(EntityKind.VIEW, s.identifier(), s.header(), s.expiresAtMs(), false);
-      } else {
-        release(viewHolder(s.identifier()), false);
-      }
-      return null;
-    }
-
-    @Override
-    public Void moveOut(MoveOutStep s) {
-      move(holder(s.kind(), s.source()), holder(s.kind(), s.destination()), s.header().commandId());
-      return null;
-    }
-
-    @Override
-    public Void moveIn(MoveInStep s) {
-      return null; // the name moved with the move out
-    }
-
-    @Override
-    public Void releaseName(ReleaseNameStep s) {
-      releaseOwnClaim(holder(s.kind(), s.identifier()), s.header().commandId());
-      return null;
-    }
-
-    @Override
-    public Void retainDeleted(RetainDeletedStep s) {
-      return null; // the kept entity's last state goes through retain
-    }
-
-    @Override
-    public Void restore(RestoreStep s) {
-      StoreDirectory.this.restore(s);
-      return null;
-    }
-
-    @Override
-    public Void commitRelocated(CommitRelocatedStep s) {
-      holdMore(s);
-      return null;
-    }
-
-    @Override
-    public Void moveGrants(MoveGrantsStep s) {
-      return null;
-    }
-
-    @Override
-    public Void prepareTable(PrepareTableStep s) {
-      return null;
-    }
-
-    @Override
-    public Void transactionVote(TransactionVoteStep s) {
-      return null;
-    }
-
-    @Override
-    public Void resolvePrepared(ResolvePreparedStep s) {
-      return null;
-    }
-
-    @Override
-    public Void idempotencyOutcome(IdempotencyOutcomeStep s) {
-      return null;
-    }
+    step.accept(new DirectorySteps(this));
   }
 
   /**
    * A recoverable drop frees the name but keeps the entity, and its locations stay held by it, for
    * the recovery period; its last state arrives with {@link #retain}.
    */
-  private void keep(
+  void keep(
       EntityKind kind,
       TableIdentifier identifier,
       CommandHeader header,
@@ -563,7 +273,7 @@ final class StoreDirectory implements Directory {
   }
 
   /** The kept entity takes a name again, and its locations are held by that name. */
-  private void restore(RestoreStep step) {
+  void restore(RestoreStep step) {
     String key =
         DirectoryKeys.deleted(
             warehouse,
@@ -590,7 +300,7 @@ final class StoreDirectory implements Directory {
    * The kept entity is gone for good: its locations are released, or, when its files are to be
    * deleted, reserved for the purger until they are.
    */
-  private void expunge(ExpungeEvent event, boolean purge) {
+  void expunge(ExpungeEvent event, boolean purge) {
     String key =
         DirectoryKeys.deleted(warehouse, event.identifier(), event.kind(), event.dropCommandId());
     byte[] value = store.get(key);
@@ -615,14 +325,14 @@ final class StoreDirectory implements Directory {
   }
 
   /** Only the claim this command made: a later create of the same name keeps its own. */
-  private void releaseOwnClaim(String key, String commandId) {
+  void releaseOwnClaim(String key, String commandId) {
     byte[] entry = store.get(key);
     if (entry != null && TableEntry.fromBytes(entry).commandId().equals(commandId)) {
       release(key, false);
     }
   }
 
-  private void move(String from, String to, String commandId) {
+  void move(String from, String to, String commandId) {
     TableEntry entry = TableEntry.fromBytes(store.get(from));
     store.delete(from);
     store.put(to, entry.claimedBy(commandId).toBytes());
@@ -632,7 +342,7 @@ final class StoreDirectory implements Directory {
     }
   }
 
-  private void claim(String key, TableEntry entry) {
+  void claim(String key, TableEntry entry) {
     store.put(key, entry.toBytes());
     indexUuid(entry, key);
     if (entry.location() != null) {
@@ -640,7 +350,7 @@ final class StoreDirectory implements Directory {
     }
   }
 
-  private static TableEntry viewEntry(String commandId, JsonNode metadata) {
+  static TableEntry viewEntry(String commandId, JsonNode metadata) {
     return new TableEntry(
         commandId, metadata.path("location").asText(null), metadata.path("view-uuid").asText(null));
   }
@@ -664,7 +374,7 @@ final class StoreDirectory implements Directory {
   }
 
   /** The locations a relocating commit moves to are the entity's too, from now on. */
-  private void holdMore(CommitRelocatedStep step) {
+  void holdMore(CommitRelocatedStep step) {
     String key = step.view() ? viewHolder(step.identifier()) : tableHolder(step.identifier());
     TableEntry entry = TableEntry.fromBytes(store.get(key));
     for (String location : step.held()) {
@@ -687,7 +397,7 @@ final class StoreDirectory implements Directory {
   /**
    * Frees a name and its locations; a purge keeps each location reserved until its files are gone.
    */
-  private void release(String key, boolean purge) {
+  void release(String key, boolean purge) {
     byte[] value = store.get(key);
     if (value == null) {
       return;
@@ -706,7 +416,7 @@ final class StoreDirectory implements Directory {
     }
   }
 
-  private void forgetPurge(String location) {
+  void forgetPurge(String location) {
     store.delete(DirectoryKeys.purge(warehouse, canonicalOrSelf(location)));
     store.delete(DirectoryKeys.purge(warehouse, location));
   }

@@ -6,6 +6,7 @@ import dev.floe.events.state.NamespaceState;
 import dev.floe.projections.replay.EventLogReader;
 import dev.floe.projections.replay.ReplayState;
 import dev.floe.projections.replay.ReplayStores;
+import dev.floe.projections.replay.ReplayedTable;
 import dev.floe.projections.replay.StateDigests;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -210,12 +211,12 @@ final class ReplayCommand implements Callable<Integer> {
           ns.getKey().warehouse() + "/" + ns.getKey().namespace(),
           StateDigests.namespace(ns.getValue().properties()));
     }
-    for (ReplayState.ReplayedTable table : state.tables()) {
+    for (ReplayedTable table : state.tables()) {
       digests.put(
           table.warehouse() + "/" + table.identifier(),
           StateDigests.table(table.metadataLocation(), table.metadata()));
     }
-    for (ReplayState.ReplayedTable view : state.views()) {
+    for (ReplayedTable view : state.views()) {
       digests.put(
           view.warehouse() + "/view:" + view.identifier(),
           StateDigests.view(view.state().metadataLocation(), view.state().metadataJson()));
@@ -233,7 +234,7 @@ final class ReplayCommand implements Callable<Integer> {
                     ns.getKey().warehouse(),
                     ns.getKey().namespace(),
                     new TreeMap<>(ns.getValue().properties())));
-    for (ReplayState.ReplayedTable table : state.tables()) {
+    for (ReplayedTable table : state.tables()) {
       TableMetadata metadata = table.metadata();
       out.printf(
           "table %s/%s snapshot=%s schema=%d metadata=%s%n",

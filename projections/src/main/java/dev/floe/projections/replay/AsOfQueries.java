@@ -56,7 +56,7 @@ public final class AsOfQueries implements CatalogQueries {
   public Page<TableIdentifier> listTables(
       String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
     List<TableIdentifier> tables = new ArrayList<>();
-    for (ReplayState.ReplayedTable table : state.tables()) {
+    for (ReplayedTable table : state.tables()) {
       if (table.warehouse().equals(warehouse) && table.identifier().namespace().equals(namespace)) {
         tables.add(table.identifier());
       }
@@ -78,7 +78,7 @@ public final class AsOfQueries implements CatalogQueries {
   public Page<TableIdentifier> listViews(
       String warehouse, Namespace namespace, String pageToken, Integer pageSize) {
     List<TableIdentifier> views = new ArrayList<>();
-    for (ReplayState.ReplayedTable view : state.views()) {
+    for (ReplayedTable view : state.views()) {
       if (view.warehouse().equals(warehouse) && view.identifier().namespace().equals(namespace)) {
         views.add(view.identifier());
       }

@@ -129,7 +129,7 @@ final class CausalOrder {
 
     @Override
     public Boolean tableRegistered(TableRegisteredEvent e) {
-      ReplayState.ReplayedTable current = state.tableEntry(e.warehouse(), e.identifier());
+      ReplayedTable current = state.tableEntry(e.warehouse(), e.identifier());
       return e.overwrote()
           ? current != null && current.sequence() == e.sequence() - 1
           : current == null;
@@ -153,8 +153,7 @@ final class CausalOrder {
 
     @Override
     public Boolean tableRestored(TableRestoredEvent e) {
-      ReplayState.ReplayedTable kept =
-          state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation());
+      ReplayedTable kept = state.droppedTable(e.warehouse(), e.tableUuid(), e.metadataLocation());
       return kept != null
           && kept.sequence() == e.sequence() - 1
           && state.tableEntry(e.warehouse(), e.to()) == null;
@@ -204,8 +203,7 @@ final class CausalOrder {
 
     @Override
     public Boolean viewRestored(ViewRestoredEvent e) {
-      ReplayState.ReplayedTable kept =
-          state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation());
+      ReplayedTable kept = state.droppedView(e.warehouse(), e.viewUuid(), e.metadataLocation());
       return kept != null
           && kept.sequence() == e.sequence() - 1
           && state.viewEntry(e.warehouse(), e.to()) == null;
@@ -223,7 +221,7 @@ final class CausalOrder {
     }
   }
 
-  private static boolean holds(ReplayState.ReplayedTable entry, String uuid, long sequence) {
+  private static boolean holds(ReplayedTable entry, String uuid, long sequence) {
     return entry != null && entry.uuid().equals(uuid) && entry.sequence() == sequence - 1;
   }
 }

@@ -33,7 +33,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.view.ViewMetadata;
@@ -51,107 +50,6 @@ import org.apache.iceberg.view.ViewMetadataParser;
 public final class ReplayState {
   /** A namespace of one warehouse. */
   public record NamespaceRef(String warehouse, Namespace namespace) {}
-
-  /**
-   * A table (or view) of one warehouse, with its state as the live tables store would hold it. The
-   * metadata document is serialised on first use and kept.
-   */
-  public static final class ReplayedTable {
-    private final String warehouse;
-    private final TableIdentifier identifier;
-    private final String uuid;
-    private final String metadataLocation;
-    private final int version;
-    private final long sequence;
-    private TableMetadata metadata;
-    private String json;
-
-    private ReplayedTable(
-        String warehouse,
-        TableIdentifier identifier,
-        String uuid,
-        String metadataLocation,
-        int version,
-        long sequence,
-        TableMetadata metadata,
-        String json) {
-      this.warehouse = warehouse;
-      this.identifier = identifier;
-      this.uuid = uuid;
-      this.metadataLocation = metadataLocation;
-      this.version = version;
-      this.sequence = sequence;
-      this.metadata = metadata;
-      this.json = json;
-    }
-
-    public String warehouse() {
-      return warehouse;
-    }
-
-    public TableIdentifier identifier() {
-      return identifier;
-    }
-
-    String uuid() {
-      return uuid;
-    }
-
-    public String metadataLocation() {
-      return metadataLocation;
-    }
-
-    long sequence() {
-      return sequence;
-    }
-
-    /**
-     * The state the live store would hold: a pointer, whose document is serialised only when it is
-     * asked for (a digest, an as-of read), not to write the pointer to a store.
-     */
-    public TableState state() {
-      return TableState.pointer(uuid, metadataLocation, version, sequence, location -> json());
-    }
-
-    /**
-     * The state whose document is the file as written, read through {@code files}; the replay's
-     * rebuild only when the file cannot be read (gone with a purge, storage unreachable).
-     */
-    TableState storedState(MetadataDocuments files) {
-      return TableState.pointer(
-          uuid,
-          metadataLocation,
-          version,
-          sequence,
-          location -> {
-            try {
-              return files.document(location);
-            } catch (MetadataDocuments.UnavailableException e) {
-              return json();
-            }
-          });
-    }
-
-    /** A table's parsed metadata (its {@code metadataFileLocation} is not set). */
-    public synchronized TableMetadata metadata() {
-      if (metadata == null) {
-        metadata = TableMetadataParser.fromJson(metadataLocation, json);
-      }
-      return metadata;
-    }
-
-    private synchronized String json() {
-      if (json == null) {
-        json = TableMetadataParser.toJson(metadata);
-      }
-      return json;
-    }
-
-    private ReplayedTable renamed(TableIdentifier to, long newSequence) {
-      return new ReplayedTable(
-          warehouse, to, uuid, metadataLocation, version, newSequence, metadata, json);
-    }
-  }
 
   private final Map<NamespaceRef, NamespaceState> namespaces = new HashMap<>();
   private final Map<String, ReplayedTable> tables = new TreeMap<>();
@@ -229,7 +127,7 @@ public final class ReplayState {
     @Override
     public Void tableRegistered(TableRegisteredEvent e) {
       ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
-      int version = previous == null ? 1 : previous.version + 1;
+      int version = previous == null ? 1 : previous.version() + 1;
       putTable(
           e.warehouse(),
           e.identifier(),
@@ -367,7 +265,7 @@ public final class ReplayState {
     ReplayedTable previous = tableEntry(e.warehouse(), e.identifier());
     TableMetadata.Builder builder =
         TableMetadata.buildFrom(previous.metadata())
-            .setPreviousFileLocation(previous.metadataLocation);
+            .setPreviousFileLocation(previous.metadataLocation());
     for (MetadataUpdate update : e.updates()) {
       update.applyTo(builder);
     }
@@ -376,7 +274,7 @@ public final class ReplayState {
         e.identifier(),
         e.tableUuid(),
         e.metadataLocation(),
-        previous.version + 1,
+        previous.version() + 1,
         e.sequence(),
         builder.discardChanges().build());
   }
@@ -418,7 +316,8 @@ public final class ReplayState {
       long sequence) {
     if (entity != null) {
       dropped.put(
-          dropKey(warehouse, uuid, metadataLocation), entity.renamed(entity.identifier, sequence));
+          dropKey(warehouse, uuid, metadataLocation),
+          entity.renamed(entity.identifier(), sequence));
     }
   }
 

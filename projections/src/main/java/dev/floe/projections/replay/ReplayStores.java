@@ -44,7 +44,7 @@ public final class ReplayStores {
               bytes(DirectoryKeys.namespace(ns.getKey().warehouse(), ns.getKey().namespace())),
               ns.getValue().toBytes());
         }
-        for (ReplayState.ReplayedTable table : state.tables()) {
+        for (ReplayedTable table : state.tables()) {
           String location = table.metadata().location();
           String key = DirectoryKeys.table(table.warehouse(), table.identifier());
           String uuid = table.metadata().uuid();
