@@ -2,11 +2,8 @@ package dev.floe.api.http;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.floe.api.auth.Caller;
 import dev.floe.events.AuditRecord;
 import dev.floe.events.FloeJson;
-import dev.floe.events.access.AccessEntries.Action;
-import dev.floe.projections.access.AccessSnapshot;
 import dev.floe.projections.audit.RecentAudit;
 import io.vertx.core.Future;
 import java.util.ArrayList;
@@ -34,13 +31,6 @@ final class AuditHandlers {
 
   Future<HttpResult> handleAudit(RequestContext request) {
     String warehouse = catalog.warehouse(request);
-    Caller caller = request.caller();
-    AccessSnapshot access = catalog.access();
-    if (!caller.unrestricted()
-        && !access.isSuperuser(caller.name())
-        && access.roleAction(caller.name(), warehouse).orElse(null) != Action.MANAGE) {
-      throw ApiException.forbidden(caller.name(), "read the audit of warehouse " + warehouse);
-    }
     List<String> statuses = statuses(request.query("status"));
     String principal = request.query("principal");
     int limit = limit(request.query("limit"));

@@ -43,9 +43,6 @@ final class DeletedHandlers {
     String warehouse = catalog.writableWarehouse(request);
     String param = request.query("namespace");
     Namespace namespace = param == null ? null : RequestContext.parseNamespace(param);
-    if (namespace != null) {
-      management.requireManage(request, warehouse, Guards.levels(namespace), null);
-    }
     Caller caller = request.caller();
     return catalog
         .read(() -> catalog.queries().deleted(warehouse, namespace))
@@ -55,7 +52,8 @@ final class DeletedHandlers {
               ArrayNode deleted = body.putArray("deleted");
               for (DeletedEntity entity : found) {
                 if ((entity.isNamespace() || entity.state() != null)
-                    && management.manages(caller, warehouse, Guards.levels(area(entity)), null)) {
+                    && ManagementGuards.manages(
+                        catalog, caller, warehouse, Guards.levels(area(entity)), null)) {
                   deleted.add(deletedJson(entity));
                 }
               }
@@ -78,7 +76,6 @@ final class DeletedHandlers {
     if (as != null && target.namespace()) {
       throw ApiException.badRequest("A namespace is restored in place: as is for tables and views");
     }
-    management.requireManage(request, warehouse, target.managed(), null);
     RestoreDeletedCommand command =
         new RestoreDeletedCommand(
             catalog.header(request),
@@ -150,7 +147,6 @@ final class DeletedHandlers {
     if (retain != null && !retain.isNull() && !retain.isBoolean()) {
       throw ApiException.badRequest("Invalid retain-data: must be true or false");
     }
-    management.requireManage(request, warehouse, target.managed(), null);
     return catalog
         .submit(
             new ExpungeDeletedCommand(
@@ -164,7 +160,7 @@ final class DeletedHandlers {
   }
 
   /** What a restore or an expunge names. */
-  private record Target(String kind, TableIdentifier identifier, String uuid) {
+  record Target(String kind, TableIdentifier identifier, String uuid) {
     boolean namespace() {
       return DeletedEntity.NAMESPACE.equals(kind);
     }
@@ -183,7 +179,8 @@ final class DeletedHandlers {
     return entity.isNamespace() ? entity.droppedNamespace() : entity.identifier().namespace();
   }
 
-  private static Target target(JsonNode body) {
+  /** What the body of a restore or an expunge names; 400 when it names nothing valid. */
+  static Target target(JsonNode body) {
     String kind = text(body, "kind", true);
     if (DeletedEntity.NAMESPACE.equals(kind)) {
       List<String> levels = namespace(body);

@@ -105,8 +105,10 @@ public final class IcebergRoutes {
     iceberg.add(V1_UPDATE_VIEW, write, views::handleReplaceView);
     iceberg.add(V1_DELETE_VIEW, write, views::handleDropView);
     iceberg.add(V1_RENAME_VIEW, Guards.RENAME, views::handleRenameView);
-    iceberg.add(EventsHandlers.V1_EVENTS, any, eventPages::handleEvents);
-    iceberg.add(EventsHandlers.V1_EVENTS_STREAM, any, eventPages::handleStream);
+    iceberg.add(
+        EventsHandlers.V1_EVENTS, ManagementGuards.SEES_WAREHOUSE, eventPages::handleEvents);
+    iceberg.add(
+        EventsHandlers.V1_EVENTS_STREAM, ManagementGuards.SEES_WAREHOUSE, eventPages::handleStream);
     iceberg.add(V1_REGISTER_VIEW, namespaceWrite, views::handleRegisterView);
     route.add(GET, "/metrics", Guards.superuser("read /metrics"), membership::handlePrometheus);
     route.add(
@@ -132,23 +134,30 @@ public final class IcebergRoutes {
         mgmt + "/principals/{principal}/roles/{warehouse}",
         superuser,
         management::handleRemoveRole);
-    // Token routes check "the principal itself or a superuser" in the handler.
-    route.add(POST, mgmt + "/principals/{principal}/tokens", any, tokens::handleCreateToken);
-    route.add(GET, mgmt + "/principals/{principal}/tokens", any, tokens::handleListTokens);
-    route.add(DELETE, mgmt + "/tokens/{token}", any, tokens::handleRevokeToken);
-    // Grant routes check "manage on the target" in the handler (the target is in the body).
+    Guards.Guard ownTokens = ManagementGuards.TOKENS_OF_PRINCIPAL;
+    route.add(POST, mgmt + "/principals/{principal}/tokens", ownTokens, tokens::handleCreateToken);
+    route.add(GET, mgmt + "/principals/{principal}/tokens", ownTokens, tokens::handleListTokens);
+    route.add(
+        DELETE, mgmt + "/tokens/{token}", ManagementGuards.TOKEN_OWNER, tokens::handleRevokeToken);
     String wh = mgmt + "/warehouses/{prefix}";
+    // Anyone signed in: the answer holds the caller's own grants and those on what it manages.
     route.add(GET, wh + "/grants", any, management::handleListGrants);
-    route.add(POST, wh + "/grants", any, management::handleGrant);
-    route.add(POST, wh + "/grants/revoke", any, management::handleRevoke);
-    route.add(GET, wh + "/namespaces/{namespace}/visibility", any, management::handleGetVisibility);
-    route.add(PUT, wh + "/namespaces/{namespace}/visibility", any, management::handleSetVisibility);
-    // Dropped tables and views: "manage on the namespace" is checked in the handler (it is in the
-    // body or the query).
-    route.add(GET, wh + "/audit", any, audits::handleAudit);
-    route.add(GET, wh + "/deleted", any, deleted::handleListDeleted);
-    route.add(POST, wh + "/deleted/restore", any, deleted::handleRestore);
-    route.add(POST, wh + "/deleted/expunge", any, deleted::handleExpunge);
+    Guards.Guard grantTarget = ManagementGuards.MANAGE_GRANT_TARGET;
+    route.add(POST, wh + "/grants", grantTarget, management::handleGrant);
+    route.add(POST, wh + "/grants/revoke", grantTarget, management::handleRevoke);
+    String visibility = wh + "/namespaces/{namespace}/visibility";
+    route.add(GET, visibility, Guards.SEE_NAMESPACE, management::handleGetVisibility);
+    route.add(
+        PUT, visibility, ManagementGuards.MANAGE_PATH_NAMESPACE, management::handleSetVisibility);
+    route.add(GET, wh + "/audit", ManagementGuards.WAREHOUSE_ADMIN, audits::handleAudit);
+    route.add(
+        GET,
+        wh + "/deleted",
+        ManagementGuards.MANAGE_QUERIED_NAMESPACE,
+        deleted::handleListDeleted);
+    Guards.Guard deletedTarget = ManagementGuards.MANAGE_DELETED_TARGET;
+    route.add(POST, wh + "/deleted/restore", deletedTarget, deleted::handleRestore);
+    route.add(POST, wh + "/deleted/expunge", deletedTarget, deleted::handleExpunge);
     return router;
   }
 

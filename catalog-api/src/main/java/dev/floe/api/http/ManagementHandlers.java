@@ -133,7 +133,8 @@ public final class ManagementHandlers {
       // Without the admin role: the caller's own grants and those on what it manages.
       if (admin
           || grant.principal().equals(caller.name())
-          || manages(caller, warehouse, grant.namespace(), grant.table())) {
+          || ManagementGuards.manages(
+              catalog, caller, warehouse, grant.namespace(), grant.table())) {
         grants.add(grantJson(grant));
       }
     }
@@ -172,7 +173,6 @@ public final class ManagementHandlers {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("%s", e.getMessage());
     }
-    requireManage(request, warehouse, namespace, table);
     AccessChange grant =
         new AccessChange.Grant(warehouse, text(body, "principal", true), namespace, table, action);
     return whenNamespaceExists(warehouse, namespace)
@@ -185,7 +185,6 @@ public final class ManagementHandlers {
     JsonNode body = request.json();
     List<String> namespace = namespace(body);
     String table = text(body, "table", false);
-    requireManage(request, warehouse, namespace, table);
     return change(
             request,
             new AccessChange.Revoke(warehouse, text(body, "principal", true), namespace, table))
@@ -195,7 +194,6 @@ public final class ManagementHandlers {
   Future<HttpResult> handleGetVisibility(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     Namespace namespace = request.namespace();
-    Guards.SEE_NAMESPACE.check(catalog, request);
     ObjectNode body = FloeJson.mapper().createObjectNode();
     body.set("namespace", levels(Guards.levels(namespace)));
     body.put(
@@ -224,7 +222,6 @@ public final class ManagementHandlers {
     } catch (IllegalArgumentException e) {
       throw ApiException.badRequest("%s", e.getMessage());
     }
-    requireManage(request, warehouse, namespace, null);
     return whenNamespaceExists(warehouse, namespace)
         .compose(
             v -> change(request, new AccessChange.SetVisibility(warehouse, namespace, visibility)))
@@ -261,20 +258,6 @@ public final class ManagementHandlers {
       throw ApiException.noSuchWarehouse(warehouse);
     }
     return warehouse;
-  }
-
-  boolean manages(Caller caller, String warehouse, List<String> namespace, String table) {
-    Action level = catalog.access().level(caller.name(), warehouse, namespace, table);
-    return caller.unrestricted() || (level != null && level.covers(Action.MANAGE));
-  }
-
-  void requireManage(
-      RequestContext request, String warehouse, List<String> namespace, String table) {
-    Caller caller = request.caller();
-    if (!manages(caller, warehouse, namespace, table)) {
-      throw ApiException.forbidden(
-          caller.name(), "manage " + AccessEntries.target(namespace, table));
-    }
   }
 
   static List<String> namespace(JsonNode body) {
