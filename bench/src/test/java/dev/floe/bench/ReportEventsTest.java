@@ -11,7 +11,7 @@ class ReportEventsTest {
   void aCatalogWithoutTheEndpointIsNotApplicableNotAFigure() throws Exception {
     JsonNode results =
         RestTarget.JSON.readTree(
-            """
+"""
 {"floe": {"events": {"served": true, "eventsWritten": 1000,
    "fill": {"commits": 500, "transactions": 50, "tablesPerTransaction": 10,
             "clients": 4, "eventsPerSecond": 250.0, "errors": 0},
@@ -24,7 +24,7 @@ class ReportEventsTest {
 """);
     StringBuilder md = new StringBuilder();
 
-    Report.events(md, results);
+    WorkloadSections.events(md, results);
 
     assertThat(md.toString())
         .contains(
