@@ -30,7 +30,7 @@
 # .instance-pause-ms (10000), .broker-pause-ms (20000), .session-timeout (the instances',
 # PT3S).
 # MVN_FLAGS is passed to Maven (e.g. MVN_FLAGS=-o to build offline).
-# Figures: server-it/target/fault-harness/<run>.txt, one summary line per run at the end.
+# Figures: floe-server/target/fault-harness/<run>.txt, one summary line per run at the end.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="long"
@@ -53,10 +53,10 @@ case "$mode" in
   cluster-short) test=ClusterFaultHarnessIT; settings=() ;;
   *) echo "Usage: $0 [long|short|cluster-long|cluster-short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;
 esac
-out="$root/server-it/target/fault-harness"
+out="$root/floe-server/target/fault-harness"
 rm -rf "$out"
 status=0
-(cd "$root" && mvn -B ${MVN_FLAGS:-} -pl server-it -am verify \
+(cd "$root" && mvn -B ${MVN_FLAGS:-} -pl floe-server -am verify \
   -Dit.test="$test" -Dtest=none \
   -Dsurefire.failIfNoSpecifiedTests=false -Dfailsafe.failIfNoSpecifiedTests=false \
   "${settings[@]}" "$@") || status=$?
@@ -83,6 +83,6 @@ else
   status=1
 fi
 if [ "$status" -ne 0 ]; then
-  echo "FAILED: see server-it/target/failsafe-reports and server-it/target/it-logs" >&2
+  echo "FAILED: see floe-server/target/failsafe-reports and floe-server/target/it-logs" >&2
 fi
 exit "$status"
