@@ -71,32 +71,37 @@ final class ManagementGuards {
 
   /** A warehouse's audit: its {@code admin} role, or a superuser. */
   static final Guards.Guard WAREHOUSE_ADMIN =
-      (catalog, request) -> {
-        String warehouse = catalog.warehouse(request);
-        Caller caller = request.caller();
-        AccessSnapshot access = catalog.access();
-        if (!caller.unrestricted()
-            && !access.isSuperuser(caller.name())
-            && access.roleAction(caller.name(), warehouse).orElse(null) != Action.MANAGE) {
-          throw ApiException.forbidden(caller.name(), "read the audit of warehouse " + warehouse);
-        }
-      };
+      inWarehouse(
+          (access, caller, warehouse) ->
+              access.roleAction(caller, warehouse).orElse(null) == Action.MANAGE,
+          "read the audit of warehouse ");
 
   /**
    * A warehouse's events: seeing anything in it. Each event is then served only if the caller may
    * read what it shows ({@code ServedEvents}).
    */
   static final Guards.Guard SEES_WAREHOUSE =
-      (catalog, request) -> {
-        String warehouse = catalog.warehouse(request);
-        Caller caller = request.caller();
-        AccessSnapshot access = catalog.access();
-        if (!caller.unrestricted()
-            && !access.isSuperuser(caller.name())
-            && !access.seesAnything(caller.name(), warehouse)) {
-          throw ApiException.forbidden(caller.name(), "read the events of warehouse " + warehouse);
-        }
-      };
+      inWarehouse(AccessSnapshot::seesAnything, "read the events of warehouse ");
+
+  /** What a principal holds in a warehouse. */
+  @FunctionalInterface
+  private interface WarehouseRight {
+    boolean holds(AccessSnapshot access, String principal, String warehouse);
+  }
+
+  /** A right in the request's warehouse, which a superuser holds everywhere. */
+  private static Guards.Guard inWarehouse(WarehouseRight right, String refused) {
+    return (catalog, request) -> {
+      String warehouse = catalog.warehouse(request);
+      Caller caller = request.caller();
+      AccessSnapshot access = catalog.access();
+      if (!caller.unrestricted()
+          && !access.isSuperuser(caller.name())
+          && !right.holds(access, caller.name(), warehouse)) {
+        throw ApiException.forbidden(caller.name(), refused + warehouse);
+      }
+    };
+  }
 
   /** Whether the caller holds {@code manage} on a namespace (or table) of the warehouse. */
   static boolean manages(

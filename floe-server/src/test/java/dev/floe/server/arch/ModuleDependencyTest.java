@@ -4,8 +4,6 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,12 +25,7 @@ class ModuleDependencyTest {
 
   @BeforeAll
   static void importClasses() {
-    classes =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            // Test jars of other modules (infra's launchers) are on this class path in a full build.
-            .withImportOption(location -> !location.contains("-tests.jar"))
-            .importPackages("dev.floe");
+    classes = MainClasses.all();
   }
 
   @Test

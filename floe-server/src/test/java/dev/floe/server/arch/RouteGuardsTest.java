@@ -3,8 +3,6 @@ package dev.floe.server.arch;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import dev.floe.api.http.ApiException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,11 +17,7 @@ class RouteGuardsTest {
 
   @BeforeAll
   static void importClasses() {
-    classes =
-        new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(location -> !location.contains("-tests.jar"))
-            .importPackages("dev.floe");
+    classes = MainClasses.all();
   }
 
   @Test
