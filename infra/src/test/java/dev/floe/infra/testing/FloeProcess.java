@@ -152,12 +152,29 @@ public final class FloeProcess implements AutoCloseable {
 
   private static Process launch(
       String heap, List<String> arguments, Path log, boolean append, Path copyDir) {
+    List<String> options = new ArrayList<>(List.of("-Xmx" + heap));
+    if (copyDir == null) {
+      options.addAll(ClassArchive.options(packagedServer()));
+    }
+    return launch(
+        options, copyDir == null ? classpath() : copiedClasspath(copyDir), arguments, log, append);
+  }
+
+  /** A server JVM from the packaged build with no class-data archive (the one that writes it). */
+  static Process launchPlain(List<String> options, List<String> arguments, Path log) {
+    List<String> all = new ArrayList<>(List.of("-Xmx1g"));
+    all.addAll(options);
+    return launch(all, classpath(), arguments, log, false);
+  }
+
+  private static Process launch(
+      List<String> options, String classpath, List<String> arguments, Path log, boolean append) {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx" + heap);
     command.addAll(JVM_OPTIONS);
+    command.addAll(options);
     command.add("-cp");
-    command.add(copyDir == null ? classpath() : copiedClasspath(copyDir));
+    command.add(classpath);
     command.add("dev.floe.server.Main");
     command.addAll(arguments);
     try {
@@ -206,7 +223,7 @@ public final class FloeProcess implements AutoCloseable {
     return process != null && process.isAlive();
   }
 
-  private static void awaitReady(Process process, String readyUri, Path log) {
+  static void awaitReady(Process process, String readyUri, Path log) {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(READY_SECONDS);
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
