@@ -10,26 +10,14 @@ import dev.floe.events.Rejection;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.event.TableCommittedEvent;
 import dev.floe.events.event.TableCreatedEvent;
-import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
-import dev.floe.events.event.TableRenamedEvent;
-import dev.floe.events.event.TableRestoredEvent;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CreateTableStep;
-import dev.floe.processor.step.DropTableStep;
-import dev.floe.processor.step.EntityKind;
-import dev.floe.processor.step.MoveGrantsStep;
-import dev.floe.processor.step.MoveInStep;
-import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.PrepareTableStep;
 import dev.floe.processor.step.RegisterTableStep;
-import dev.floe.processor.step.ReleaseNameStep;
-import dev.floe.processor.step.RestoreStep;
-import dev.floe.processor.step.RetainDeletedStep;
-import dev.floe.processor.step.Step;
 import dev.floe.processor.step.TransactionVoteStep;
 import java.util.ArrayList;
 import java.util.List;
@@ -277,68 +265,6 @@ public final class TableDecider {
     return Decision.table(List.of(event), CommandReply.table(id, step.metadataLocation()), state);
   }
 
-  public static Decision drop(TableState existing, DropTableStep step) {
-    String id = step.header().commandId();
-    if (existing == null) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", step.identifier()));
-    }
-    TableDroppedEvent event =
-        new TableDroppedEvent(
-            step.warehouse(),
-            step.identifier(),
-            existing.tableUuid(),
-            existing.metadataLocation(),
-            step.purgeRequested(),
-            id,
-            step.header().principal(),
-            existing.sequence() + 1);
-    List<Step> kept =
-        step.recoverable()
-            ? List.of(
-                new RetainDeletedStep(
-                    EntityKind.TABLE,
-                    step.header(),
-                    step.warehouse(),
-                    step.identifier(),
-                    pointer(existing, event.sequence())))
-            : List.of();
-    // A recoverable drop is acknowledged by the directory once it keeps the state: a restore sent
-    // as soon as the client hears of the drop finds it.
-    CommandReply reply = kept.isEmpty() ? CommandReply.done(id) : null;
-    return new Decision(List.of(event), kept, reply, null, true, false);
-  }
-
-  /** A state's pointer alone, as a dropped entity's directory entry keeps it. */
-  static TableState pointer(TableState state, long sequence) {
-    return state.pointerAt(sequence);
-  }
-
-  /**
-   * Installs a restored table under the name the directory claimed for it: the same file, uuid and
-   * counters it had when it was dropped. Acknowledged here.
-   */
-  public static Decision restore(TableState existing, RestoreStep step) {
-    String id = step.header().commandId();
-    if (existing != null) {
-      // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.destination()));
-    }
-    TableState state = step.state().withSequence(step.state().sequence() + 1);
-    TableRestoredEvent event =
-        new TableRestoredEvent(
-            step.warehouse(),
-            step.source(),
-            step.destination(),
-            state.tableUuid(),
-            state.metadataLocation(),
-            id,
-            step.header().principal(),
-            state.sequence());
-    return Decision.restored(event, state, step);
-  }
-
   /** Installs a registered table; its file exists already and is not rewritten. */
   public static Decision register(TableState existing, RegisterTableStep step) {
     String id = step.header().commandId();
@@ -369,63 +295,5 @@ public final class TableDecider {
         state,
         false,
         false);
-  }
-
-  /**
-   * Takes a renamed table's state off its old key and sends it to the new one. When the state is
-   * missing (its create failed meanwhile), the destination name is handed back and the rename
-   * refused.
-   */
-  public static Decision moveOut(TableState existing, MoveOutStep step) {
-    if (existing == null) {
-      return Decision.step(
-          new ReleaseNameStep(
-              EntityKind.TABLE,
-              step.header(),
-              step.warehouse(),
-              step.destination(),
-              Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", step.source())));
-    }
-    return new Decision(
-        List.of(),
-        List.of(
-            new MoveInStep(
-                EntityKind.TABLE,
-                step.header(),
-                step.warehouse(),
-                step.source(),
-                step.destination(),
-                existing)),
-        null,
-        null,
-        true,
-        false);
-  }
-
-  /** Installs a renamed table under its new key: the rename is acknowledged here. */
-  public static Decision moveIn(TableState existing, MoveInStep step) {
-    String id = step.header().commandId();
-    if (existing != null) {
-      // Cannot happen while the directory claims names one at a time; refuse rather than clobber.
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", step.destination()));
-    }
-    // The same file under the new name: the state moves as a pointer.
-    TableState moved = step.state();
-    TableState state = moved.withSequence(moved.sequence() + 1);
-    TableRenamedEvent event =
-        new TableRenamedEvent(
-            step.warehouse(),
-            step.source(),
-            step.destination(),
-            state.tableUuid(),
-            state.metadataLocation(),
-            id,
-            step.header().principal(),
-            state.sequence());
-    return Decision.renamed(
-        List.of(event),
-        state,
-        new MoveGrantsStep(step.header(), step.warehouse(), step.source(), step.destination()));
   }
 }

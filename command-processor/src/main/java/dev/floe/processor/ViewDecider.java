@@ -8,24 +8,14 @@ import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.ViewCreatedEvent;
-import dev.floe.events.event.ViewDroppedEvent;
 import dev.floe.events.event.ViewRegisteredEvent;
-import dev.floe.events.event.ViewRenamedEvent;
 import dev.floe.events.event.ViewReplacedEvent;
-import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.processor.step.CreateViewStep;
-import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;
-import dev.floe.processor.step.MoveGrantsStep;
-import dev.floe.processor.step.MoveInStep;
-import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterViewStep;
 import dev.floe.processor.step.ReleaseNameStep;
-import dev.floe.processor.step.RestoreStep;
-import dev.floe.processor.step.RetainDeletedStep;
-import dev.floe.processor.step.Step;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -172,108 +162,5 @@ public final class ViewDecider {
         state,
         false,
         false);
-  }
-
-  public static Decision drop(TableState existing, DropViewStep step) {
-    String id = step.header().commandId();
-    if (existing == null) {
-      return Decision.rejected(
-          id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", step.identifier()));
-    }
-    ViewDroppedEvent event =
-        new ViewDroppedEvent(
-            step.warehouse(),
-            step.identifier(),
-            existing.tableUuid(),
-            existing.metadataLocation(),
-            id,
-            step.header().principal(),
-            existing.sequence() + 1);
-    List<Step> kept =
-        step.recoverable()
-            ? List.of(
-                new RetainDeletedStep(
-                    EntityKind.VIEW,
-                    step.header(),
-                    step.warehouse(),
-                    step.identifier(),
-                    TableDecider.pointer(existing, event.sequence())))
-            : List.of();
-    // A recoverable drop is acknowledged by the directory once it keeps the state: a restore sent
-    // as soon as the client hears of the drop finds it.
-    CommandReply reply = kept.isEmpty() ? CommandReply.done(id) : null;
-    return new Decision(List.of(event), kept, reply, null, true, false);
-  }
-
-  /** Installs a restored view under the name the directory claimed for it. */
-  public static Decision restore(TableState existing, RestoreStep step) {
-    String id = step.header().commandId();
-    if (existing != null) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
-    }
-    TableState state = step.state().withSequence(step.state().sequence() + 1);
-    ViewRestoredEvent event =
-        new ViewRestoredEvent(
-            step.warehouse(),
-            step.source(),
-            step.destination(),
-            state.tableUuid(),
-            state.metadataLocation(),
-            id,
-            step.header().principal(),
-            state.sequence());
-    return Decision.restored(event, state, step);
-  }
-
-  public static Decision moveOut(TableState existing, MoveOutStep step) {
-    if (existing == null) {
-      return Decision.step(
-          new ReleaseNameStep(
-              EntityKind.VIEW,
-              step.header(),
-              step.warehouse(),
-              step.destination(),
-              Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", step.source())));
-    }
-    return new Decision(
-        List.of(),
-        List.of(
-            new MoveInStep(
-                EntityKind.VIEW,
-                step.header(),
-                step.warehouse(),
-                step.source(),
-                step.destination(),
-                existing)),
-        null,
-        null,
-        true,
-        false);
-  }
-
-  public static Decision moveIn(TableState existing, MoveInStep step) {
-    String id = step.header().commandId();
-    if (existing != null) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", step.destination()));
-    }
-    // The same file under the new name: the state moves as a pointer.
-    TableState moved = step.state();
-    TableState state = moved.withSequence(moved.sequence() + 1);
-    ViewRenamedEvent event =
-        new ViewRenamedEvent(
-            step.warehouse(),
-            step.source(),
-            step.destination(),
-            state.tableUuid(),
-            state.metadataLocation(),
-            id,
-            step.header().principal(),
-            state.sequence());
-    return Decision.renamed(
-        List.of(event),
-        state,
-        new MoveGrantsStep(step.header(), step.warehouse(), step.source(), step.destination()));
   }
 }

@@ -80,7 +80,7 @@ class RecoveryDeciderTest {
     TableState state = new TableState("uuid-1", LOCATION + "/metadata/3.json", "{}", 3, 7);
 
     Decision decision =
-        TableDecider.drop(
+        TabularLifecycle.drop(
             state, new DropTableStep(header("drop", 1_000), WAREHOUSE, ORDERS, false, 99_000));
 
     TableDroppedEvent event = (TableDroppedEvent) decision.events().get(0);
@@ -100,7 +100,7 @@ class RecoveryDeciderTest {
     TableState state = new TableState("uuid-1", LOCATION + "/metadata/3.json", "{}", 3, 7);
 
     Decision decision =
-        TableDecider.drop(
+        TabularLifecycle.drop(
             state, new DropTableStep(header("drop", 1_000), WAREHOUSE, ORDERS, false));
 
     assertThat(decision.steps()).isEmpty();
@@ -160,8 +160,9 @@ class RecoveryDeciderTest {
             kept,
             "drop-a");
 
-    Decision decision = TableDecider.restore(null, step);
-    Decision clobber = TableDecider.restore(new TableState("other", LOCATION, "{}", 1, 1), step);
+    Decision decision = TabularLifecycle.restore(null, step);
+    Decision clobber =
+        TabularLifecycle.restore(new TableState("other", LOCATION, "{}", 1, 1), step);
 
     TableRestoredEvent event = (TableRestoredEvent) decision.events().get(0);
     assertThat(event.sequence()).isEqualTo(9);
@@ -188,7 +189,7 @@ class RecoveryDeciderTest {
         new RestoreStep(
             EntityKind.TABLE, header("restore", 5_000), WAREHOUSE, ORDERS, ORDERS, kept, "drop-a");
 
-    Decision decision = TableDecider.restore(null, step);
+    Decision decision = TabularLifecycle.restore(null, step);
 
     assertThat(decision.steps()).isEmpty();
     assertThat(decision.reply().restoredUuid()).isEqualTo("uuid-a");

@@ -599,7 +599,7 @@ class TableDeciderTest {
     @Test
     void rejectsDropOfMissingTable() {
       Decision decision =
-          TableDecider.drop(null, new DropTableStep(header("c-drop"), WAREHOUSE, TABLE, false));
+          TabularLifecycle.drop(null, new DropTableStep(header("c-drop"), WAREHOUSE, TABLE, false));
 
       assertRejected(
           decision, "c-drop", RejectionCode.TABLE_NOT_FOUND, "Table does not exist: db.orders");
@@ -609,7 +609,7 @@ class TableDeciderTest {
     @Test
     void dropsExistingTable() {
       Decision decision =
-          TableDecider.drop(state, new DropTableStep(header("c-drop"), WAREHOUSE, TABLE, true));
+          TabularLifecycle.drop(state, new DropTableStep(header("c-drop"), WAREHOUSE, TABLE, true));
 
       assertThat(decision.events())
           .containsExactly(

@@ -1,6 +1,7 @@
 package dev.floe.api.http;
 
 import dev.floe.api.auth.Authenticator;
+import dev.floe.api.http.RouteTable.Route;
 import dev.floe.events.RestRequestLimits;
 import dev.floe.infra.config.AuthConfig;
 import dev.floe.projections.NotLocalException;
@@ -11,11 +12,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.iceberg.rest.Endpoint;
@@ -23,9 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Matches requests to handlers on the raw path, decoding each segment on its own, so a table name
- * containing an encoded {@code /} ({@code %2F}) stays one segment. Every answer is timed by route
- * template and status, and every command's outcome counted ({@link CatalogMetrics}).
+ * Serves a request through its route ({@link RouteTable}): bounds its body, authenticates the
+ * caller, runs the handler (forwarded when another instance hosts the key) and answers, an error as
+ * the ErrorModel. Every answer is timed by route template and status, every command's outcome
+ * counted ({@link CatalogMetrics}) and every audited route's request recorded ({@link AuditLog}).
  */
 public final class RestRouter {
   private static final Logger LOG = LoggerFactory.getLogger(RestRouter.class);
@@ -44,34 +43,8 @@ public final class RestRouter {
     Future<HttpResult> handle(RequestContext context);
   }
 
-  /** A route; {@code endpoint} is the Iceberg REST endpoint it serves, or null for Floe's own. */
-  record Route(
-      HttpMethod method,
-      String path,
-      String[] pattern,
-      Handler handler,
-      boolean audited,
-      Endpoint endpoint) {
-    /** Probes and the internal routes are answered without a token. */
-    boolean open() {
-      return !audited;
-    }
-
-    /** Only Floe's instances may call it: they show their shared secret ({@link InternalAuth}). */
-    boolean internal() {
-      return path.startsWith("/internal/");
-    }
-
-    String template() {
-      return method + " " + path;
-    }
-  }
-
-  private record Match(Route route, Map<String, String> params, ApiException error) {}
-
-  private final List<Route> routes = new ArrayList<>();
+  private final RouteTable routes = new RouteTable();
   private final AuditLog audit;
-  private String defaultPrefix;
   private CatalogMetrics metrics = new CatalogMetrics();
 
   public RestRouter(AuditLog audit) {
@@ -79,7 +52,8 @@ public final class RestRouter {
   }
 
   public RestRouter add(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, true, null);
+    routes.add(method, path, handler, true, null);
+    return this;
   }
 
   /**
@@ -88,7 +62,8 @@ public final class RestRouter {
    */
   public RestRouter add(Endpoint endpoint, Handler handler) {
     HttpMethod method = HttpMethod.valueOf(endpoint.httpMethod());
-    return add(method, PathPatterns.template(endpoint), handler, true, endpoint);
+    routes.add(method, PathPatterns.template(endpoint), handler, true, endpoint);
+    return this;
   }
 
   /**
@@ -96,23 +71,17 @@ public final class RestRouter {
    * catalog).
    */
   public RestRouter addUnaudited(HttpMethod method, String path, Handler handler) {
-    return add(method, path, handler, false, null);
-  }
-
-  private RestRouter add(
-      HttpMethod method, String path, Handler handler, boolean audited, Endpoint endpoint) {
-    String[] pattern = path.substring(1).split("/");
-    routes.add(new Route(method, path, pattern, handler, audited, endpoint));
+    routes.add(method, path, handler, false, null);
     return this;
   }
 
   /** The Iceberg REST endpoints this router serves, in the order their routes were added. */
   public List<Endpoint> endpoints() {
-    return routes.stream().map(Route::endpoint).filter(Objects::nonNull).toList();
+    return routes.endpoints();
   }
 
   List<Route> routes() {
-    return List.copyOf(routes);
+    return routes.all();
   }
 
   /**
@@ -121,7 +90,7 @@ public final class RestRouter {
    * that ignores the config's (iceberg-js without a warehouse) calls those paths.
    */
   public RestRouter defaultPrefix(String warehouse) {
-    this.defaultPrefix = warehouse;
+    routes.defaultPrefix(warehouse);
     return this;
   }
 
@@ -133,7 +102,7 @@ public final class RestRouter {
 
   public void handle(HttpServerRequest request) {
     long started = System.nanoTime();
-    Match match = match(request.method(), request.path());
+    RouteTable.Match match = routes.match(request.method(), request.path());
     Route route = match.route();
     HttpServerResponse response = request.response();
     String method =
@@ -183,39 +152,7 @@ public final class RestRouter {
 
   /** The route that serves this method and raw path, or null. */
   Route route(HttpMethod method, String path) {
-    return match(method, path).route();
-  }
-
-  private Match match(HttpMethod method, String path) {
-    String[] segments = PathPatterns.segments(path);
-    Match match = match(method, path, segments);
-    if (match.route() == null && defaultPrefix != null && PathPatterns.isPrefixless(segments)) {
-      Match withDefault = match(method, path, PathPatterns.withPrefix(segments, defaultPrefix));
-      return withDefault.route() != null ? withDefault : match;
-    }
-    return match;
-  }
-
-  private Match match(HttpMethod method, String path, String[] segments) {
-    Map<String, String> params = new HashMap<>();
-    boolean pathMatched = false;
-    for (Route route : routes) {
-      params.clear();
-      if (PathPatterns.matches(route.pattern(), segments, params)) {
-        pathMatched = true;
-        if (route.method().equals(method)) {
-          return new Match(route, Map.copyOf(params), null);
-        }
-      }
-    }
-    return new Match(
-        null,
-        Map.of(),
-        pathMatched
-            ? new ApiException(
-                ErrorType.METHOD_NOT_ALLOWED, "Method " + method + " is not allowed on " + path)
-            : new ApiException(
-                ErrorType.NO_SUCH_ENDPOINT, "No such endpoint: " + method + " " + path));
+    return routes.match(method, path).route();
   }
 
   /**

@@ -72,7 +72,7 @@ class AdvertisedEndpointsTest {
   @Test
   void everyIcebergRouteIsAdvertised() {
     List<String> unadvertised = new ArrayList<>();
-    for (RestRouter.Route route : router.routes()) {
+    for (RouteTable.Route route : router.routes()) {
       if (NOT_ICEBERG.stream().noneMatch(route.path()::startsWith)
           && !router.endpoints().contains(route.endpoint())) {
         unadvertised.add(route.method() + " " + route.path());
@@ -87,7 +87,7 @@ class AdvertisedEndpointsTest {
   void everyAdvertisedEndpointIsRoutedAtItsMethodAndPath() {
     for (Endpoint endpoint : router.endpoints()) {
       HttpMethod method = HttpMethod.valueOf(endpoint.httpMethod());
-      RestRouter.Route route = router.route(method, request(endpoint.path()));
+      RouteTable.Route route = router.route(method, request(endpoint.path()));
 
       assertThat(route).as(endpoint.toString()).isNotNull();
       assertThat(route.endpoint()).as(endpoint.toString()).isEqualTo(endpoint);

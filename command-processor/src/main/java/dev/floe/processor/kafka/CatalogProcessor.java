@@ -23,6 +23,7 @@ import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
 import dev.floe.processor.RecoveryDecider;
 import dev.floe.processor.TableDecider;
+import dev.floe.processor.TabularLifecycle;
 import dev.floe.processor.ViewDecider;
 import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
@@ -212,18 +213,18 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
                     access.decide(move.header(), move.change()).answeredBy(move.reply())))
         .add(ReleaseNameStep.class, step(this::releaseName))
         .add(RetainDeletedStep.class, step(this::retainDeleted))
-        .add(RestoreStep.class, step(byKind(TableDecider::restore, ViewDecider::restore)))
+        .add(RestoreStep.class, step(byKind(TabularLifecycle::restore)))
         .add(CommitRelocatedStep.class, step(this::commitRelocated))
         .add(
             CreateTableStep.class,
             step(onTable(TableDecider::create), releaseName(EntityKind.TABLE)))
         .add(RegisterTableStep.class, step(onTable(TableDecider::register)))
-        .add(DropTableStep.class, step(onTable(TableDecider::drop)))
+        .add(DropTableStep.class, step(onTable(TabularLifecycle::drop)))
         .add(CreateViewStep.class, step(onView(ViewDecider::create), releaseName(EntityKind.VIEW)))
         .add(RegisterViewStep.class, step(onView(ViewDecider::register)))
-        .add(DropViewStep.class, step(onView(ViewDecider::drop)))
-        .add(MoveOutStep.class, step(byKind(TableDecider::moveOut, ViewDecider::moveOut)))
-        .add(MoveInStep.class, step(byKind(TableDecider::moveIn, ViewDecider::moveIn)))
+        .add(DropViewStep.class, step(onView(TabularLifecycle::drop)))
+        .add(MoveOutStep.class, step(byKind(TabularLifecycle::moveOut)))
+        .add(MoveInStep.class, step(byKind(TabularLifecycle::moveIn)))
         .add(ChangeAccessCommand.class, command((key, c) -> access.decide(c.header(), c.change())))
         .add(CommitViewCommand.class, command(onView(ViewDecider::commit)))
         .add(CommitTransactionCommand.class, command((key, c) -> coordinator.begin(c)))
@@ -432,9 +433,9 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
 
   /** A step that is the same for tables and views, decided on the store of its kind. */
   private <T extends KindedStep> Routes.Decide<T> byKind(
-      BiFunction<TableState, T, Decision> table, BiFunction<TableState, T, Decision> view) {
-    Routes.Decide<T> onTable = onTable(table);
-    Routes.Decide<T> onView = onView(view);
+      BiFunction<TableState, T, Decision> decide) {
+    Routes.Decide<T> onTable = onTable(decide);
+    Routes.Decide<T> onView = onView(decide);
     return (key, step) -> (step.kind() == EntityKind.TABLE ? onTable : onView).decide(key, step);
   }
 
