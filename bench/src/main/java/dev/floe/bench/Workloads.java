@@ -1,8 +1,6 @@
 package dev.floe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -288,93 +286,25 @@ final class Workloads {
   private Stats createTree(String root, boolean keep) {
     Stats stats = new Stats();
     long start = System.nanoTime();
-    List<List<String>> level = new ArrayList<>();
-    level.add(List.of(root));
-    List<List<List<String>>> levels = new ArrayList<>(List.of(level));
-    createNamespace(stats, List.of(root));
-    for (int d = 0; d < settings.depth(); d++) {
-      List<List<String>> next = new ArrayList<>();
-      for (List<String> parent : level) {
-        for (int w = 0; w < settings.width(); w++) {
-          List<String> child = new ArrayList<>(parent);
-          child.add("ns" + w);
-          next.add(child);
-        }
-      }
-      Load.parallel(next.size(), i -> createNamespace(stats, next.get(i)), settings.clients());
-      level = next;
-      levels.add(next);
-    }
-    List<String> leaves = new ArrayList<>();
-    for (List<String> ns : level) {
-      leaves.add(target.namespacePath(ns));
-    }
-    int count = leaves.size() * settings.tablesPerNamespace();
-    Load.parallel(
-        count,
-        i -> {
-          String ns = leaves.get(i / settings.tablesPerNamespace());
-          String name = "t" + (i % settings.tablesPerNamespace());
-          Load.timed(stats, () -> createTable(ns, name));
-        },
-        settings.clients());
+    NamespaceTree tree = NamespaceTree.create(target, settings, root, stats);
     stats.elapsed(System.nanoTime() - start);
     if (!keep) {
-      dropTree(levels, leaves);
+      tree.drop();
+      return stats;
     }
-    if (keep) {
-      namespaces.addAll(leaves);
-      for (int n = 0; n < leaves.size(); n++) {
-        for (int t = 0; t < settings.tablesPerNamespace(); t++) {
-          tables.add("namespaces/" + leaves.get(n) + "/tables/t" + t);
-          List<String> name = new ArrayList<>(level.get(n));
-          name.add("t" + t);
-          tableNames.add(name);
-        }
+    namespaces.addAll(tree.leaves());
+    for (int n = 0; n < tree.leaves().size(); n++) {
+      for (int t = 0; t < settings.tablesPerNamespace(); t++) {
+        tables.add("namespaces/" + tree.leaves().get(n) + "/tables/t" + t);
+        List<String> name = new ArrayList<>(tree.leafLevels().get(n));
+        name.add("t" + t);
+        tableNames.add(name);
       }
-      System.err.printf(
-          "  %s: create-tree %d namespaces, %d tables%n",
-          target.name, leaves.size(), tables.size());
     }
+    System.err.printf(
+        "  %s: create-tree %d namespaces, %d tables%n",
+        target.name, tree.leaves().size(), tables.size());
     return stats;
-  }
-
-  /** Drops a tree's tables, then its namespaces from the deepest level up. */
-  private void dropTree(List<List<List<String>>> levels, List<String> leaves) {
-    int perNamespace = settings.tablesPerNamespace();
-    Load.parallel(
-        leaves.size() * perNamespace,
-        i ->
-            status(
-                "DELETE",
-                "namespaces/" + leaves.get(i / perNamespace) + "/tables/t" + (i % perNamespace),
-                null),
-        settings.clients());
-    for (int d = levels.size() - 1; d >= 0; d--) {
-      List<List<String>> level = levels.get(d);
-      Load.parallel(
-          level.size(),
-          i -> status("DELETE", "namespaces/" + target.namespacePath(level.get(i)), null),
-          settings.clients());
-    }
-  }
-
-  private void createNamespace(Stats stats, List<String> levels) {
-    ObjectNode body = RestTarget.JSON.createObjectNode();
-    ArrayNode array = body.putArray("namespace");
-    levels.forEach(array::add);
-    ObjectNode props = body.putObject("properties");
-    for (int p = 0; p < settings.propertiesPerNamespace(); p++) {
-      props.put("key" + p, "value" + p);
-    }
-    Load.timed(stats, () -> status("POST", "namespaces", body.toString()));
-  }
-
-  private int createTable(String namespacePath, String name) {
-    return status(
-        "POST",
-        "namespaces/" + namespacePath + "/tables",
-        "{\"name\":\"" + name + "\",\"schema\":" + SCHEMA + "}");
   }
 
   private int listNamespaces() {
@@ -425,7 +355,10 @@ final class Workloads {
     target.call("POST", "namespaces", "{\"namespace\":[\"" + ns + "\"]}");
     Stats stats = new Stats();
     long start = System.nanoTime();
-    Load.parallel(settings.manyTables(), i -> Load.timed(stats, () -> createTable(ns, "t" + i)), 8);
+    Load.parallel(
+        settings.manyTables(),
+        i -> Load.timed(stats, () -> NamespaceTree.createTable(target, ns, "t" + i)),
+        8);
     stats.elapsed(System.nanoTime() - start);
     results.put("many-tables-create", stats.toMap());
     System.err.printf(

@@ -3,7 +3,6 @@ package dev.floe.processor.kafka;
 import dev.floe.events.CommandReply;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Rejection;
-import dev.floe.events.RejectionCode;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.ChangeAccessCommand;
 import dev.floe.events.command.CommandHeader;
@@ -12,16 +11,11 @@ import dev.floe.events.command.CommitTransactionCommand;
 import dev.floe.events.command.CommitViewCommand;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
-import dev.floe.events.state.DeletedEntity;
-import dev.floe.events.state.DirectoryKeys;
-import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableState;
-import dev.floe.infra.storage.LocationRefusedException;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.processor.Decision;
 import dev.floe.processor.DirectoryDecider;
-import dev.floe.processor.RecoveryDecider;
 import dev.floe.processor.TableDecider;
 import dev.floe.processor.TabularLifecycle;
 import dev.floe.processor.ViewDecider;
@@ -48,8 +42,6 @@ import dev.floe.processor.step.TransactionVoteStep;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -60,7 +52,6 @@ import org.apache.kafka.streams.KeyValue;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
-import org.apache.kafka.streams.state.KeyValueIterator;
 import org.apache.kafka.streams.state.KeyValueStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -128,50 +119,11 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
             context.getStateStore(StoreNames.IDEMPOTENCY),
             idempotencyLifetime,
             ledgerPurge::atOrBefore);
-    this.expiry = new ExpirySchedule(context, Duration.ZERO, this::expire);
+    this.expiry =
+        new ExpirySchedule(context, Duration.ZERO, new Expunger(context, directory)::expire);
     // Once at the start, for what the stores already hold; each run names the next.
     ledgerPurge.atOrBefore(Long.MIN_VALUE);
     expiry.atOrBefore(Long.MIN_VALUE);
-  }
-
-  /**
-   * Expunges every dropped table, view and namespace of this partition's warehouses whose recovery
-   * period has ended, on the single writer of their warehouse key like every change: its events,
-   * and the directory's change, in the task's transaction. Runs when the earliest kept entity
-   * expires ({@link ExpirySchedule}); returns the next expiry.
-   */
-  private long expire(long nowMs) {
-    Set<String> warehouses = new TreeSet<>();
-    long next = Long.MAX_VALUE;
-    try (KeyValueIterator<String, byte[]> it = directory.prefixScan(DirectoryKeys.DELETED, KEYS)) {
-      while (it.hasNext()) {
-        DeletedEntity entity = DeletedEntity.fromBytes(it.next().value);
-        if (entity.expiresAtMs() <= nowMs) {
-          warehouses.add(entity.warehouse());
-        } else {
-          next = Math.min(next, entity.expiresAtMs());
-        }
-      }
-    }
-    boolean any = false;
-    for (String warehouse : warehouses) {
-      StoreDirectory dir = new StoreDirectory(directory, warehouse);
-      for (CatalogEvent event : RecoveryDecider.expire(dir, warehouse, nowMs)) {
-        dir.apply(event, nowMs);
-        byte[] envelope = EventEnvelope.wrap(event, 0, nowMs).toBytes();
-        context.forward(new Record<>(event.key(), envelope, nowMs), CatalogTopology.EVENTS_SINK);
-        LOG.info(
-            "Recorded {} for {} of warehouse {} (recovery period over)",
-            event.type(),
-            event.subject(),
-            warehouse);
-        any = true;
-      }
-    }
-    if (any) {
-      context.commit();
-    }
-    return next;
   }
 
   @Override
@@ -339,27 +291,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
     Decision decision;
     try {
       decision = decide.get();
-    } catch (TableStores.TooLargeException e) {
-      decision = onFailure.apply(new Rejection(RejectionCode.TOO_LARGE, e.getMessage()));
-    } catch (LocationRefusedException e) {
-      // The location itself is refused (a symbolic link inside the root): the request's error.
-      decision =
-          onFailure.apply(
-              new Rejection(
-                  RejectionCode.INVALID_REQUEST, "Cannot write table metadata: " + e.getMessage()));
-    } catch (TableStores.MetadataWriteException e) {
-      LOG.warn("Metadata write failed for command {}: {}", header.commandId(), e.getMessage());
-      decision =
-          onFailure.apply(
-              new Rejection(
-                  RejectionCode.STORAGE_FAILED, "Cannot write table metadata: " + e.getMessage()));
-    } catch (MetadataDocuments.UnavailableException e) {
-      LOG.warn("Metadata read failed for command {}: {}", header.commandId(), e.getMessage());
-      decision = onFailure.apply(new Rejection(RejectionCode.STORAGE_FAILED, e.getMessage()));
     } catch (RuntimeException e) {
-      LOG.error("Command {} could not be decided", header.commandId(), e);
-      decision =
-          onFailure.apply(new Rejection(RejectionCode.INTERNAL_ERROR, "Internal error: " + e));
+      decision = onFailure.apply(DecideFailure.rejection(header, e));
     }
     emit(record, header, finish.apply(decision));
   }

@@ -1,7 +1,5 @@
 package dev.floe.processor.kafka;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.event.CatalogEvent;
@@ -9,13 +7,10 @@ import dev.floe.events.event.ExpungeEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
-import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.infra.storage.authority.Claims;
 import dev.floe.infra.storage.authority.DirectoryClaims;
-import dev.floe.infra.storage.location.InvalidLocationException;
-import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.Directory;
 import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.EntityKind;
@@ -42,6 +37,7 @@ final class StoreDirectory implements Directory {
 
   private final KeyValueStore<String, byte[]> store;
   private final String warehouse;
+  private final DirectoryIndexes indexes;
   private final Duration recoveryPeriod;
   private long earliestKeptExpiryMs = Long.MAX_VALUE;
 
@@ -52,6 +48,7 @@ final class StoreDirectory implements Directory {
   StoreDirectory(KeyValueStore<String, byte[]> store, String warehouse, Duration recoveryPeriod) {
     this.store = store;
     this.warehouse = warehouse;
+    this.indexes = new DirectoryIndexes(store, warehouse);
     this.recoveryPeriod = recoveryPeriod;
   }
 
@@ -151,8 +148,7 @@ final class StoreDirectory implements Directory {
 
   @Override
   public Optional<String> uuidHolder(String uuid) {
-    byte[] holder = uuid == null ? null : store.get(DirectoryKeys.uuid(warehouse, uuid));
-    return holder == null ? Optional.empty() : Optional.of(new String(holder, UTF_8));
+    return indexes.uuidHolder(uuid);
   }
 
   @Override
@@ -251,10 +247,10 @@ final class StoreDirectory implements Directory {
             purgeRequested,
             header.commandId());
     store.delete(name);
-    forgetUuid(entity.entry(), name);
+    indexes.releaseUuid(entity.entry(), name);
     kept(entity);
     for (String location : entity.entry().held()) {
-      index(location, entity.key());
+      indexes.hold(location, entity.key());
     }
   }
 
@@ -290,9 +286,9 @@ final class StoreDirectory implements Directory {
               restored.commandId(), restored.location(), restored.claims(), entity.uuid());
     }
     store.put(name, restored.toBytes());
-    indexUuid(restored, name);
+    indexes.holdUuid(restored, name);
     for (String location : entity.entry().held()) {
-      index(location, name);
+      indexes.hold(location, name);
     }
   }
 
@@ -310,16 +306,9 @@ final class StoreDirectory implements Directory {
     DeletedEntity entity = DeletedEntity.fromBytes(value);
     store.delete(key);
     for (String location : entity.entry().held()) {
-      String canonical = canonicalOrSelf(location);
-      String indexKey = DirectoryKeys.location(warehouse, canonical);
-      byte[] claim = store.get(indexKey);
-      if (claim != null && key.equals(LocationClaim.fromBytes(claim).holder())) {
-        store.delete(indexKey);
-      }
+      indexes.releaseIfHeldBy(location, key);
       if (purge) {
-        store.put(
-            DirectoryKeys.purge(warehouse, canonical),
-            new LocationClaim(key, location, entity.uuid()).toBytes());
+        indexes.reserveForPurge(location, key, entity.uuid());
       }
     }
   }
@@ -336,41 +325,23 @@ final class StoreDirectory implements Directory {
     TableEntry entry = TableEntry.fromBytes(store.get(from));
     store.delete(from);
     store.put(to, entry.claimedBy(commandId).toBytes());
-    indexUuid(entry, to);
+    indexes.holdUuid(entry, to);
     for (String location : entry.held()) {
-      index(location, to);
+      indexes.hold(location, to);
     }
   }
 
   void claim(String key, TableEntry entry) {
     store.put(key, entry.toBytes());
-    indexUuid(entry, key);
+    indexes.holdUuid(entry, key);
     if (entry.location() != null) {
-      index(entry.location(), key);
+      indexes.hold(entry.location(), key);
     }
   }
 
   static TableEntry viewEntry(String commandId, JsonNode metadata) {
     return new TableEntry(
         commandId, metadata.path("location").asText(null), metadata.path("view-uuid").asText(null));
-  }
-
-  /** The uuid index: which live table or view holds a uuid ({@link #uuidHolder}). */
-  private void indexUuid(TableEntry entry, String holder) {
-    if (entry.uuid() != null) {
-      store.put(DirectoryKeys.uuid(warehouse, entry.uuid()), holder.getBytes(UTF_8));
-    }
-  }
-
-  private void forgetUuid(TableEntry entry, String holder) {
-    if (entry.uuid() == null) {
-      return;
-    }
-    String key = DirectoryKeys.uuid(warehouse, entry.uuid());
-    byte[] held = store.get(key);
-    if (held != null && holder.equals(new String(held, UTF_8))) {
-      store.delete(key);
-    }
   }
 
   /** The locations a relocating commit moves to are the entity's too, from now on. */
@@ -380,18 +351,10 @@ final class StoreDirectory implements Directory {
     for (String location : step.held()) {
       if (!entry.held().contains(location)) {
         entry = entry.holding(location);
-        index(location, key);
+        indexes.hold(location, key);
       }
     }
     store.put(key, entry.toBytes());
-  }
-
-  private void index(String location, String holder) {
-    // A location held from before canonical keys that no longer parses keeps its old key.
-    String canonical = canonicalOrSelf(location);
-    store.put(
-        DirectoryKeys.location(warehouse, canonical),
-        new LocationClaim(holder, location, null).toBytes());
   }
 
   /**
@@ -404,35 +367,21 @@ final class StoreDirectory implements Directory {
     }
     store.delete(key);
     TableEntry entry = TableEntry.fromBytes(value);
-    forgetUuid(entry, key);
+    indexes.releaseUuid(entry, key);
     for (String location : entry.held()) {
-      String canonical = canonicalOrSelf(location);
-      store.delete(DirectoryKeys.location(warehouse, canonical));
+      indexes.release(location);
       if (purge) {
-        store.put(
-            DirectoryKeys.purge(warehouse, canonical),
-            new LocationClaim(key, location, null).toBytes());
+        indexes.reserveForPurge(location, key, null);
       }
     }
   }
 
-  void forgetPurge(String location) {
-    store.delete(DirectoryKeys.purge(warehouse, canonicalOrSelf(location)));
-    store.delete(DirectoryKeys.purge(warehouse, location));
-  }
-
   @Override
   public boolean purgePending(String location) {
-    return store.get(DirectoryKeys.purge(warehouse, canonicalOrSelf(location))) != null
-        || store.get(DirectoryKeys.purge(warehouse, location)) != null;
+    return indexes.purgePending(location);
   }
 
-  /** Locations stored before canonical keys were keyed by their normalised spelling. */
-  private static String canonicalOrSelf(String location) {
-    try {
-      return Location.parse(location).canonical();
-    } catch (InvalidLocationException e) {
-      return location;
-    }
+  void forgetPurge(String location) {
+    indexes.forgetPurge(location);
   }
 }
