@@ -131,7 +131,9 @@ class EventsApiIT {
         "{\"role\":\"admin\"}");
     // Many changes quickly: transactions over every table of ev first (the first table update in
     // the log is one of them), then single-table commits.
-    ExecutorService pool = Executors.newFixedThreadPool(8);
+    // Many in flight: the processor commits them in groups, at a fraction of the CPU per commit of
+    // a few at a time.
+    ExecutorService pool = Executors.newFixedThreadPool(64);
     try {
       List<Future<?>> done = new ArrayList<>();
       for (int n = 0; n < TRANSACTIONS; n++) {
