@@ -1,6 +1,8 @@
 package dev.floe.events.event;
 
+import dev.floe.events.state.NamespaceState;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 public record NamespaceCreatedEvent(
@@ -13,6 +15,11 @@ public record NamespaceCreatedEvent(
     implements NamespaceEvent {
   public NamespaceCreatedEvent {
     properties = properties == null ? Map.of() : Map.copyOf(properties);
+  }
+
+  @Override
+  public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
+    return Optional.of(new NamespaceState(properties, sequence));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.floe.events.event;
 
+import dev.floe.events.state.NamespaceState;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -27,6 +29,11 @@ public record NamespaceDroppedEvent(
   /** True when the namespace is kept, restorable, until {@link #expiresAtMs}. */
   public boolean kept() {
     return expiresAtMs > 0;
+  }
+
+  @Override
+  public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
+    return Optional.empty();
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.floe.events.event;
 
 import dev.floe.events.Keys;
+import dev.floe.events.state.NamespaceState;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /** An event about one namespace, keyed by its warehouse, whose directory holds the namespace. */
@@ -12,6 +14,13 @@ public sealed interface NamespaceEvent extends CatalogEvent
         NamespaceExpungedEvent {
 
   Namespace namespace();
+
+  /**
+   * The namespace's state after this event, from its state before ({@code empty} when it does not
+   * exist): the one evolve of a namespace, which the processor's directory and replay both apply.
+   * What a recovery period keeps of a dropped namespace is the directory's, not this state's.
+   */
+  Optional<NamespaceState> stateAfter(Optional<NamespaceState> before);
 
   @Override
   default String subject() {

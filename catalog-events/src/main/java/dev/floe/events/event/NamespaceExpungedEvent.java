@@ -1,5 +1,7 @@
 package dev.floe.events.event;
 
+import dev.floe.events.state.NamespaceState;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -17,6 +19,11 @@ public record NamespaceExpungedEvent(
     String principal,
     long sequence)
     implements NamespaceEvent {
+  @Override
+  public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
+    return before; // its drop already removed it
+  }
+
   @Override
   public <R> R accept(EventVisitor<R> visitor) {
     return visitor.namespaceExpunged(this);

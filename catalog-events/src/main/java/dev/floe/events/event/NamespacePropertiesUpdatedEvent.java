@@ -1,7 +1,10 @@
 package dev.floe.events.event;
 
+import dev.floe.events.state.NamespaceState;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -20,6 +23,14 @@ public record NamespacePropertiesUpdatedEvent(
   public NamespacePropertiesUpdatedEvent {
     updated = updated == null ? Map.of() : Map.copyOf(updated);
     removed = removed == null ? List.of() : List.copyOf(removed);
+  }
+
+  @Override
+  public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
+    Map<String, String> properties = new HashMap<>(before.orElseThrow().properties());
+    removed.forEach(properties::remove);
+    properties.putAll(updated);
+    return Optional.of(new NamespaceState(properties, sequence));
   }
 
   @Override

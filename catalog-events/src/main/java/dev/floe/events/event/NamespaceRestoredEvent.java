@@ -1,6 +1,8 @@
 package dev.floe.events.event;
 
+import dev.floe.events.state.NamespaceState;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
 /**
@@ -23,6 +25,12 @@ public record NamespaceRestoredEvent(
     implements NamespaceEvent {
   public NamespaceRestoredEvent {
     properties = properties == null ? Map.of() : Map.copyOf(properties);
+  }
+
+  @Override
+  public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
+    // The event carries the properties it has from now on: nothing of the drop is needed.
+    return Optional.of(new NamespaceState(properties, sequence));
   }
 
   @Override

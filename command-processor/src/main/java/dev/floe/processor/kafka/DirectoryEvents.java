@@ -5,6 +5,7 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.NamespaceRestoredEvent;
@@ -26,8 +27,7 @@ import dev.floe.events.event.ViewReplacedEvent;
 import dev.floe.events.event.ViewRestoredEvent;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.processor.step.Step;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * The directory's evolve function over events: namespaces, purges and expunges; a table's or view's
@@ -46,37 +46,49 @@ final class DirectoryEvents implements EventVisitor<Void> {
 
   @Override
   public Void namespaceCreated(NamespaceCreatedEvent e) {
-    directory.putNamespace(e.namespace(), new NamespaceState(e.properties(), e.sequence()));
+    evolve(e);
     return null;
   }
 
   @Override
   public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
-    Map<String, String> properties =
-        new HashMap<>(directory.namespace(e.namespace()).orElseThrow().properties());
-    e.removed().forEach(properties::remove);
-    properties.putAll(e.updated());
-    directory.putNamespace(e.namespace(), new NamespaceState(properties, e.sequence()));
+    evolve(e);
     return null;
   }
 
   @Override
   public Void namespaceDropped(NamespaceDroppedEvent e) {
-    directory.dropNamespace(e, atMs);
+    directory.keepDroppedNamespace(e, atMs);
+    evolve(e);
     return null;
   }
 
   @Override
   public Void namespaceRestored(NamespaceRestoredEvent e) {
     directory.forgetKeptNamespace(e.namespace(), e.dropCommandId());
-    directory.putNamespace(e.namespace(), new NamespaceState(e.properties(), e.sequence()));
+    evolve(e);
     return null;
   }
 
   @Override
   public Void namespaceExpunged(NamespaceExpungedEvent e) {
     directory.forgetKeptNamespace(e.namespace(), e.dropCommandId());
+    evolve(e);
     return null;
+  }
+
+  /** The namespace's own state, as the event says it is after it ({@link NamespaceEvent}). */
+  private void evolve(NamespaceEvent e) {
+    Optional<NamespaceState> before = directory.namespace(e.namespace());
+    Optional<NamespaceState> after = e.stateAfter(before);
+    if (after.equals(before)) {
+      return; // an expunge: its drop already removed the namespace
+    }
+    if (after.isPresent()) {
+      directory.putNamespace(e.namespace(), after.get());
+    } else {
+      directory.removeNamespace(e.namespace());
+    }
   }
 
   @Override

@@ -189,25 +189,27 @@ final class StoreDirectory implements Directory {
     store.delete(DirectoryKeys.deletedNamespace(warehouse, namespace, dropCommandId));
   }
 
+  void removeNamespace(Namespace namespace) {
+    store.delete(DirectoryKeys.namespace(warehouse, namespace));
+  }
+
   /**
    * A dropped namespace leaves the namespaces at once (absent from lists, loads and the parent's
    * children); kept, it holds its name and properties under its {@code d/} key until it expires.
+   * Called before the namespace is removed.
    */
-  void dropNamespace(NamespaceDroppedEvent e, long atMs) {
-    String key = DirectoryKeys.namespace(warehouse, e.namespace());
-    byte[] value = store.get(key);
-    store.delete(key);
-    if (e.kept() && value != null) {
-      DeletedEntity kept =
+  void keepDroppedNamespace(NamespaceDroppedEvent e, long atMs) {
+    Optional<NamespaceState> state = namespace(e.namespace());
+    if (e.kept() && state.isPresent()) {
+      kept(
           DeletedEntity.namespace(
               warehouse,
               e.namespace(),
-              NamespaceState.fromBytes(value),
+              state.get(),
               atMs,
               e.expiresAtMs(),
               e.principal(),
-              e.commandId());
-      kept(kept);
+              e.commandId()));
     }
   }
 

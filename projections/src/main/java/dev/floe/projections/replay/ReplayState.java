@@ -6,6 +6,7 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventVisitor;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
+import dev.floe.events.event.NamespaceEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.NamespaceRestoredEvent;
@@ -30,6 +31,7 @@ import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableState;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
@@ -75,40 +77,43 @@ public final class ReplayState {
   private final class Evolve implements EventVisitor<Void> {
     @Override
     public Void namespaceCreated(NamespaceCreatedEvent e) {
-      namespaces.put(
-          new NamespaceRef(e.warehouse(), e.namespace()),
-          new NamespaceState(e.properties(), e.sequence()));
+      evolve(e);
       return null;
     }
 
     @Override
     public Void namespacePropertiesUpdated(NamespacePropertiesUpdatedEvent e) {
-      NamespaceRef ref = new NamespaceRef(e.warehouse(), e.namespace());
-      Map<String, String> properties = new HashMap<>(namespaces.get(ref).properties());
-      e.removed().forEach(properties::remove);
-      properties.putAll(e.updated());
-      namespaces.put(ref, new NamespaceState(properties, e.sequence()));
+      evolve(e);
       return null;
     }
 
     @Override
     public Void namespaceDropped(NamespaceDroppedEvent e) {
-      namespaces.remove(new NamespaceRef(e.warehouse(), e.namespace()));
+      evolve(e);
       return null;
     }
 
     @Override
     public Void namespaceRestored(NamespaceRestoredEvent e) {
-      // The event carries the properties it has from now on: nothing of the drop is needed.
-      namespaces.put(
-          new NamespaceRef(e.warehouse(), e.namespace()),
-          new NamespaceState(e.properties(), e.sequence()));
+      evolve(e);
       return null;
     }
 
     @Override
     public Void namespaceExpunged(NamespaceExpungedEvent e) {
-      return null; // its drop already removed it
+      evolve(e);
+      return null;
+    }
+
+    /** The namespace's state as the event says it is after it, as the live directory applies. */
+    private void evolve(NamespaceEvent e) {
+      NamespaceRef ref = new NamespaceRef(e.warehouse(), e.namespace());
+      Optional<NamespaceState> after = e.stateAfter(Optional.ofNullable(namespaces.get(ref)));
+      if (after.isPresent()) {
+        namespaces.put(ref, after.get());
+      } else {
+        namespaces.remove(ref);
+      }
     }
 
     @Override
