@@ -32,6 +32,7 @@ import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
 import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.processor.step.EntityKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -67,11 +68,19 @@ public final class DirectoryDecider {
           rule(CreateTableTransactionCommand.class, TableNameDecider::createTransaction),
           rule(RegisterTableCommand.class, TableNameDecider::register),
           rule(DropTableCommand.class, (d, l, c) -> TableNameDecider.drop(d, c)),
-          rule(RenameTableCommand.class, (d, l, c) -> TableNameDecider.rename(d, c)),
+          rule(
+              RenameTableCommand.class,
+              (d, l, c) ->
+                  TabularNames.rename(
+                      d, EntityKind.TABLE, c.header(), c.warehouse(), c.source(), c.destination())),
           rule(CompletePurgeCommand.class, (d, l, c) -> completePurge(d, c)),
           rule(CreateViewCommand.class, ViewNameDecider::create),
           rule(DropViewCommand.class, (d, l, c) -> ViewNameDecider.drop(d, c)),
-          rule(RenameViewCommand.class, (d, l, c) -> ViewNameDecider.rename(d, c)),
+          rule(
+              RenameViewCommand.class,
+              (d, l, c) ->
+                  TabularNames.rename(
+                      d, EntityKind.VIEW, c.header(), c.warehouse(), c.source(), c.destination())),
           rule(RegisterViewCommand.class, ViewNameDecider::register),
           rule(RelocateCommand.class, RelocationDecider::relocate),
           rule(RestoreDeletedCommand.class, (d, l, c) -> RecoveryDecider.restore(d, c)),

@@ -1,10 +1,8 @@
 package dev.floe.processor;
 
 import static dev.floe.events.RejectionCode.INVALID_REQUEST;
-import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
 import static dev.floe.events.RejectionCode.REQUIREMENT_FAILED;
 import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
-import static dev.floe.events.RejectionCode.TABLE_NOT_FOUND;
 
 import dev.floe.events.CommandReply;
 import dev.floe.events.Rejection;
@@ -12,14 +10,12 @@ import dev.floe.events.command.CreateTableCommand;
 import dev.floe.events.command.CreateTableTransactionCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.RegisterTableCommand;
-import dev.floe.events.command.RenameTableCommand;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.EntityKind;
-import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterTableStep;
 import java.util.List;
 import java.util.Optional;
@@ -27,8 +23,6 @@ import org.apache.iceberg.MetadataUpdate;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.UpdateRequirement;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 
 /**
@@ -41,7 +35,8 @@ final class TableNameDecider {
 
   static Decision create(Directory directory, LocationAuthority locations, CreateTableCommand c) {
     String id = c.header().commandId();
-    Optional<Rejection> refused = requireFreeName(directory, c.identifier());
+    Optional<Rejection> refused =
+        TabularNames.requireFreeName(directory, EntityKind.TABLE, c.identifier());
     if (refused.isPresent()) {
       return Decision.rejected(id, refused.get());
     }
@@ -88,7 +83,7 @@ final class TableNameDecider {
       Directory directory, LocationAuthority locations, CreateTableTransactionCommand c) {
     String id = c.header().commandId();
     if (directory.namespace(c.identifier().namespace()).isEmpty()) {
-      return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
+      return Decision.rejected(id, TabularNames.namespaceMissing(c.identifier().namespace()));
     }
     if (directory.tableExists(c.identifier())) {
       return Decision.rejected(
@@ -166,7 +161,7 @@ final class TableNameDecider {
       Directory directory, LocationAuthority locations, RegisterTableCommand c) {
     String id = c.header().commandId();
     if (directory.namespace(c.identifier().namespace()).isEmpty()) {
-      return Decision.rejected(id, namespaceMissing(c.identifier().namespace()));
+      return Decision.rejected(id, TabularNames.namespaceMissing(c.identifier().namespace()));
     }
     if (directory.tableExists(c.identifier()) && !c.overwrite()) {
       return Decision.rejected(
@@ -224,10 +219,10 @@ final class TableNameDecider {
   }
 
   static Decision drop(Directory directory, DropTableCommand c) {
-    if (!directory.tableExists(c.identifier())) {
-      return Decision.rejected(
-          c.header().commandId(),
-          Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.identifier()));
+    Optional<Rejection> missing =
+        TabularNames.requireExisting(directory, EntityKind.TABLE, c.identifier());
+    if (missing.isPresent()) {
+      return Decision.rejected(c.header().commandId(), missing.get());
     }
     return Decision.step(
         new DropTableStep(
@@ -235,45 +230,7 @@ final class TableNameDecider {
             c.warehouse(),
             c.identifier(),
             c.purgeRequested(),
-            expiresAt(directory, c.header().timestampMillis())));
-  }
-
-  /**
-   * Moves the name in the directory (atomically: both names change in this one decision) and sends
-   * the state's move to the source key. Acknowledged once the destination key has it.
-   */
-  static Decision rename(Directory directory, RenameTableCommand c) {
-    String id = c.header().commandId();
-    if (!directory.tableExists(c.source())) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_NOT_FOUND, "Table does not exist: %s", c.source()));
-    }
-    if (directory.namespace(c.destination().namespace()).isEmpty()) {
-      return Decision.rejected(id, namespaceMissing(c.destination().namespace()));
-    }
-    if (directory.tableExists(c.destination())) {
-      return Decision.rejected(
-          id, Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", c.destination()));
-    }
-    if (directory.viewExists(c.destination())) {
-      return Decision.rejected(
-          id,
-          Rejection.of(
-              TABLE_ALREADY_EXISTS,
-              "Cannot rename %s to %s. View already exists",
-              c.source(),
-              c.destination()));
-    }
-    return Decision.step(
-        new MoveOutStep(EntityKind.TABLE, c.header(), c.warehouse(), c.source(), c.destination()));
-  }
-
-  /**
-   * When a drop decided now ends its recovery period; 0 when the warehouse keeps no dropped entity.
-   */
-  static long expiresAt(Directory directory, long nowMs) {
-    long period = directory.recoveryPeriod().toMillis();
-    return period <= 0 ? 0 : Math.max(1, nowMs + period);
+            TabularNames.expiresAt(directory, c.header().timestampMillis())));
   }
 
   private static Optional<Rejection> checkRegistered(
@@ -294,23 +251,5 @@ final class TableNameDecider {
         LocationAuthority.TABLE_PATH_PROPERTIES,
         directory.tableHolder(c.identifier()),
         "table");
-  }
-
-  private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier table) {
-    if (directory.namespace(table.namespace()).isEmpty()) {
-      return Optional.of(namespaceMissing(table.namespace()));
-    }
-    if (directory.tableExists(table)) {
-      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "Table already exists: %s", table));
-    }
-    if (directory.viewExists(table)) {
-      return Optional.of(
-          Rejection.of(TABLE_ALREADY_EXISTS, "View with same name already exists: %s", table));
-    }
-    return Optional.empty();
-  }
-
-  private static Rejection namespaceMissing(Namespace namespace) {
-    return Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", namespace);
   }
 }

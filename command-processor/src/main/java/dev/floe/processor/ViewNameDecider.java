@@ -1,9 +1,6 @@
 package dev.floe.processor;
 
 import static dev.floe.events.RejectionCode.INVALID_REQUEST;
-import static dev.floe.events.RejectionCode.NAMESPACE_NOT_FOUND;
-import static dev.floe.events.RejectionCode.TABLE_ALREADY_EXISTS;
-import static dev.floe.events.RejectionCode.VIEW_NOT_FOUND;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.FloeJson;
@@ -11,14 +8,12 @@ import dev.floe.events.Rejection;
 import dev.floe.events.command.CreateViewCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.RegisterViewCommand;
-import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CreateViewStep;
 import dev.floe.processor.step.DropViewStep;
 import dev.floe.processor.step.EntityKind;
-import dev.floe.processor.step.MoveOutStep;
 import dev.floe.processor.step.RegisterViewStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,8 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CreateViewRequest;
 import org.apache.iceberg.view.ViewMetadata;
 import org.apache.iceberg.view.ViewMetadataParser;
@@ -44,7 +37,8 @@ final class ViewNameDecider {
 
   static Decision create(Directory directory, LocationAuthority locations, CreateViewCommand c) {
     String id = c.header().commandId();
-    Optional<Rejection> taken = requireFreeName(directory, c.identifier());
+    Optional<Rejection> taken =
+        TabularNames.requireFreeName(directory, EntityKind.VIEW, c.identifier());
     if (taken.isPresent()) {
       return Decision.rejected(id, taken.get());
     }
@@ -92,7 +86,8 @@ final class ViewNameDecider {
 
   static Decision register(
       Directory directory, LocationAuthority locations, RegisterViewCommand c) {
-    Optional<Rejection> taken = requireFreeName(directory, c.identifier());
+    Optional<Rejection> taken =
+        TabularNames.requireFreeName(directory, EntityKind.VIEW, c.identifier());
     if (taken.isPresent()) {
       return Decision.rejected(c.header().commandId(), taken.get());
     }
@@ -135,48 +130,17 @@ final class ViewNameDecider {
   }
 
   static Decision drop(Directory directory, DropViewCommand c) {
-    if (!directory.viewExists(c.identifier())) {
-      return Decision.rejected(
-          c.header().commandId(),
-          Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.identifier()));
+    Optional<Rejection> missing =
+        TabularNames.requireExisting(directory, EntityKind.VIEW, c.identifier());
+    if (missing.isPresent()) {
+      return Decision.rejected(c.header().commandId(), missing.get());
     }
     return Decision.step(
         new DropViewStep(
             c.header(),
             c.warehouse(),
             c.identifier(),
-            TableNameDecider.expiresAt(directory, c.header().timestampMillis())));
-  }
-
-  static Decision rename(Directory directory, RenameViewCommand c) {
-    String id = c.header().commandId();
-    if (!directory.viewExists(c.source())) {
-      return Decision.rejected(
-          id, Rejection.of(VIEW_NOT_FOUND, "View does not exist: %s", c.source()));
-    }
-    if (directory.namespace(c.destination().namespace()).isEmpty()) {
-      return Decision.rejected(id, namespaceMissing(c.destination().namespace()));
-    }
-    if (directory.tableExists(c.destination())) {
-      return Decision.rejected(
-          id,
-          Rejection.of(
-              TABLE_ALREADY_EXISTS,
-              "Cannot rename %s to %s. Table already exists",
-              c.source(),
-              c.destination()));
-    }
-    if (directory.viewExists(c.destination())) {
-      return Decision.rejected(
-          id,
-          Rejection.of(
-              TABLE_ALREADY_EXISTS,
-              "Cannot rename %s to %s. View already exists",
-              c.source(),
-              c.destination()));
-    }
-    return Decision.step(
-        new MoveOutStep(EntityKind.VIEW, c.header(), c.warehouse(), c.source(), c.destination()));
+            TabularNames.expiresAt(directory, c.header().timestampMillis())));
   }
 
   /** As for a table: the file and the location inside the area, the file inside the location. */
@@ -206,20 +170,6 @@ final class ViewNameDecider {
         LocationAuthority.VIEW_PATH_PROPERTIES,
         directory.viewHolder(c.identifier()),
         "view");
-  }
-
-  private static Optional<Rejection> requireFreeName(Directory directory, TableIdentifier view) {
-    if (directory.namespace(view.namespace()).isEmpty()) {
-      return Optional.of(namespaceMissing(view.namespace()));
-    }
-    if (directory.tableExists(view)) {
-      return Optional.of(
-          Rejection.of(TABLE_ALREADY_EXISTS, "Table with same name already exists: %s", view));
-    }
-    if (directory.viewExists(view)) {
-      return Optional.of(Rejection.of(TABLE_ALREADY_EXISTS, "View already exists: %s", view));
-    }
-    return Optional.empty();
   }
 
   /**
@@ -262,9 +212,5 @@ final class ViewNameDecider {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  private static Rejection namespaceMissing(Namespace namespace) {
-    return Rejection.of(NAMESPACE_NOT_FOUND, "Namespace does not exist: %s", namespace);
   }
 }

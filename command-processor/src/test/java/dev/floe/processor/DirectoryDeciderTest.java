@@ -19,6 +19,8 @@ import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RelocateCommand;
+import dev.floe.events.command.RenameTableCommand;
+import dev.floe.events.command.RenameViewCommand;
 import dev.floe.events.command.UpdateNamespacePropertiesCommand;
 import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
@@ -37,6 +39,8 @@ import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.CommitRelocatedStep;
 import dev.floe.processor.step.CreateTableStep;
 import dev.floe.processor.step.DropTableStep;
+import dev.floe.processor.step.EntityKind;
+import dev.floe.processor.step.MoveOutStep;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -554,6 +558,71 @@ class DirectoryDeciderTest {
     Decision decision = DirectoryDecider.decide(directory, LOCATIONS, command);
     assertThat(decision.steps()).hasSize(1);
     return (CreateTableStep) decision.steps().get(0);
+  }
+
+  /** Tables and views share one name space: a rename or a create is refused onto either. */
+  @Nested
+  class Names {
+    private final TableIdentifier taken = TableIdentifier.of(DB, "taken");
+
+    @Test
+    void aRenameOntoATableOrAViewOfEitherKindIsRefusedNamingWhatHoldsTheName() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      directory.givenTable(ORDERS);
+      TableIdentifier view = TableIdentifier.of(DB, "v");
+      directory.givenView(view);
+      for (TableIdentifier holder : List.of(ORDERS, view)) {
+        String what = holder.equals(ORDERS) ? "Table" : "View";
+        directory.givenTable(taken);
+        assertRejected(
+            DirectoryDecider.decide(
+                directory,
+                LOCATIONS,
+                new RenameViewCommand(header("c-1"), WAREHOUSE, view, holder)),
+            "c-1",
+            RejectionCode.TABLE_ALREADY_EXISTS,
+            "Cannot rename db.v to " + holder + ". " + what + " already exists");
+        assertRejected(
+            DirectoryDecider.decide(
+                directory,
+                LOCATIONS,
+                new RenameTableCommand(header("c-2"), WAREHOUSE, taken, holder)),
+            "c-2",
+            RejectionCode.TABLE_ALREADY_EXISTS,
+            "Cannot rename db.taken to " + holder + ". " + what + " already exists");
+      }
+    }
+
+    @Test
+    void aRenameOfAMissingViewIsNoSuchViewAndIntoAMissingNamespaceNoSuchNamespace() {
+      directory.givenNamespace(DB, Map.of(), 1);
+      TableIdentifier view = TableIdentifier.of(DB, "v");
+      assertRejected(
+          DirectoryDecider.decide(
+              directory, LOCATIONS, new RenameViewCommand(header("c-1"), WAREHOUSE, view, taken)),
+          "c-1",
+          RejectionCode.VIEW_NOT_FOUND,
+          "View does not exist: db.v");
+      directory.givenView(view);
+      Decision moved =
+          DirectoryDecider.decide(
+              directory,
+              LOCATIONS,
+              new RenameViewCommand(
+                  header("c-2"),
+                  WAREHOUSE,
+                  view,
+                  TableIdentifier.of(Namespace.of("nowhere"), "v")));
+      assertRejected(
+          moved, "c-2", RejectionCode.NAMESPACE_NOT_FOUND, "Namespace does not exist: nowhere");
+      assertThat(
+              DirectoryDecider.decide(
+                      directory,
+                      LOCATIONS,
+                      new RenameViewCommand(header("c-3"), WAREHOUSE, view, taken))
+                  .steps())
+          .containsExactly(new MoveOutStep(EntityKind.VIEW, header("c-3"), WAREHOUSE, view, taken));
+    }
   }
 
   @Nested
