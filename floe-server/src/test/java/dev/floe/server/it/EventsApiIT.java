@@ -40,6 +40,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntConsumer;
 import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -130,23 +131,22 @@ class EventsApiIT {
         admin,
         "{\"role\":\"admin\"}");
     // Many changes quickly: transactions over every table of ev first (the first table update in
-    // the log is one of them), then single-table commits.
-    // Many in flight: the processor commits them in groups, at a fraction of the CPU per commit of
-    // a few at a time.
-    ExecutorService pool = Executors.newFixedThreadPool(64);
+    // the log is one of them), then single-table commits. Transactions queue behind one another on
+    // the warehouse's coordinator, so a few at a time (more would wait past the reply timeout on a
+    // loaded machine); commits with many in flight, which the processor commits in groups, at a
+    // fraction of the CPU per commit of a few at a time.
+    inPool(8, TRANSACTIONS, EventsApiIT::transaction);
+    inPool(64, COMMITS, n -> commit("t" + ((TRANSACTIONS + n) % TABLES), TRANSACTIONS + n));
+  }
+
+  /** Runs {@code task(0 … count-1)} on {@code threads} threads; rethrows the first failure. */
+  private static void inPool(int threads, int count, IntConsumer task) throws Exception {
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       List<Future<?>> done = new ArrayList<>();
-      for (int n = 0; n < TRANSACTIONS; n++) {
+      for (int n = 0; n < count; n++) {
         int round = n;
-        done.add(pool.submit(() -> transaction(round)));
-      }
-      for (Future<?> f : done) {
-        f.get();
-      }
-      done.clear();
-      for (int n = 0; n < COMMITS; n++) {
-        int round = TRANSACTIONS + n;
-        done.add(pool.submit(() -> commit("t" + (round % TABLES), round)));
+        done.add(pool.submit(() -> task.accept(round)));
       }
       for (Future<?> f : done) {
         f.get();
