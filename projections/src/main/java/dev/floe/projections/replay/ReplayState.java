@@ -65,6 +65,9 @@ public final class ReplayState {
   private final Map<String, ReplayedTable> droppedTables = new HashMap<>();
 
   private final Map<String, ReplayedTable> droppedViews = new HashMap<>();
+
+  private final Lifecycle tableLifecycle = new Lifecycle(tables, droppedTables);
+  private final Lifecycle viewLifecycle = new Lifecycle(views, droppedViews);
   private final EventVisitor<Void> evolve = new Evolve();
   private long events;
 
@@ -152,30 +155,27 @@ public final class ReplayState {
 
     @Override
     public Void tableDropped(TableDroppedEvent e) {
-      ReplayedTable dropped = tables.remove(Keys.table(e.warehouse(), e.identifier()));
-      keep(
-          droppedTables, e.warehouse(), e.tableUuid(), e.metadataLocation(), dropped, e.sequence());
+      tableLifecycle.drop(
+          e.warehouse(), e.identifier(), e.tableUuid(), e.metadataLocation(), e.sequence());
       return null;
     }
 
     @Override
     public Void tableRenamed(TableRenamedEvent e) {
-      ReplayedTable moved = tables.remove(Keys.table(e.warehouse(), e.from()));
-      tables.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
+      tableLifecycle.rename(e.warehouse(), e.from(), e.to(), e.sequence());
       return null;
     }
 
     @Override
     public Void tableRestored(TableRestoredEvent e) {
-      ReplayedTable kept =
-          droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
-      tables.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
+      tableLifecycle.restore(
+          e.warehouse(), e.tableUuid(), e.metadataLocation(), e.to(), e.sequence());
       return null;
     }
 
     @Override
     public Void tableExpunged(TableExpungedEvent e) {
-      droppedTables.remove(dropKey(e.warehouse(), e.tableUuid(), e.metadataLocation()));
+      tableLifecycle.expunge(e.warehouse(), e.tableUuid(), e.metadataLocation());
       return null;
     }
 
@@ -227,29 +227,27 @@ public final class ReplayState {
 
     @Override
     public Void viewDropped(ViewDroppedEvent e) {
-      ReplayedTable dropped = views.remove(Keys.table(e.warehouse(), e.identifier()));
-      keep(droppedViews, e.warehouse(), e.viewUuid(), e.metadataLocation(), dropped, e.sequence());
+      viewLifecycle.drop(
+          e.warehouse(), e.identifier(), e.viewUuid(), e.metadataLocation(), e.sequence());
       return null;
     }
 
     @Override
     public Void viewRenamed(ViewRenamedEvent e) {
-      ReplayedTable moved = views.remove(Keys.table(e.warehouse(), e.from()));
-      views.put(Keys.table(e.warehouse(), e.to()), moved.renamed(e.to(), e.sequence()));
+      viewLifecycle.rename(e.warehouse(), e.from(), e.to(), e.sequence());
       return null;
     }
 
     @Override
     public Void viewRestored(ViewRestoredEvent e) {
-      ReplayedTable kept =
-          droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
-      views.put(Keys.table(e.warehouse(), e.to()), kept.renamed(e.to(), e.sequence()));
+      viewLifecycle.restore(
+          e.warehouse(), e.viewUuid(), e.metadataLocation(), e.to(), e.sequence());
       return null;
     }
 
     @Override
     public Void viewExpunged(ViewExpungedEvent e) {
-      droppedViews.remove(dropKey(e.warehouse(), e.viewUuid(), e.metadataLocation()));
+      viewLifecycle.expunge(e.warehouse(), e.viewUuid(), e.metadataLocation());
       return null;
     }
 
@@ -312,17 +310,32 @@ public final class ReplayState {
             state.metadataJson()));
   }
 
-  private static void keep(
-      Map<String, ReplayedTable> dropped,
-      String warehouse,
-      String uuid,
-      String metadataLocation,
-      ReplayedTable entity,
-      long sequence) {
-    if (entity != null) {
-      dropped.put(
-          dropKey(warehouse, uuid, metadataLocation),
-          entity.renamed(entity.identifier(), sequence));
+  /**
+   * Drop, rename, restore and expunge, the same for tables and views: the entity moves between its
+   * live map, keyed by name, and its dropped map, keyed by warehouse, uuid and metadata file.
+   */
+  private record Lifecycle(Map<String, ReplayedTable> live, Map<String, ReplayedTable> dropped) {
+    void drop(String warehouse, TableIdentifier name, String uuid, String location, long sequence) {
+      ReplayedTable entity = live.remove(Keys.table(warehouse, name));
+      if (entity != null) {
+        dropped.put(
+            dropKey(warehouse, uuid, location), entity.renamed(entity.identifier(), sequence));
+      }
+    }
+
+    void rename(String warehouse, TableIdentifier from, TableIdentifier to, long sequence) {
+      ReplayedTable moved = live.remove(Keys.table(warehouse, from));
+      live.put(Keys.table(warehouse, to), moved.renamed(to, sequence));
+    }
+
+    void restore(
+        String warehouse, String uuid, String location, TableIdentifier to, long sequence) {
+      ReplayedTable kept = dropped.remove(dropKey(warehouse, uuid, location));
+      live.put(Keys.table(warehouse, to), kept.renamed(to, sequence));
+    }
+
+    void expunge(String warehouse, String uuid, String location) {
+      dropped.remove(dropKey(warehouse, uuid, location));
     }
   }
 
