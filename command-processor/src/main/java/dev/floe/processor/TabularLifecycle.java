@@ -105,30 +105,14 @@ public final class TabularLifecycle {
       return Decision.rejected(id, alreadyExists(step.kind(), step.destination()));
     }
     TableState state = step.state().withSequence(step.state().sequence() + 1);
-    String principal = step.header().principal();
     CatalogEvent event =
-        switch (step.kind()) {
-          case TABLE ->
-              new TableRestoredEvent(
-                  step.warehouse(),
-                  step.source(),
-                  step.destination(),
-                  state.tableUuid(),
-                  state.metadataLocation(),
-                  id,
-                  principal,
-                  state.sequence());
-          case VIEW ->
-              new ViewRestoredEvent(
-                  step.warehouse(),
-                  step.source(),
-                  step.destination(),
-                  state.tableUuid(),
-                  state.metadataLocation(),
-                  id,
-                  principal,
-                  state.sequence());
-        };
+        placed(
+            step.kind() == EntityKind.TABLE ? TableRestoredEvent::new : ViewRestoredEvent::new,
+            step.header(),
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state);
     return Decision.restored(event, state, step);
   }
 
@@ -172,34 +156,50 @@ public final class TabularLifecycle {
     }
     // The same file under the new name: the state moves as a pointer.
     TableState state = step.state().withSequence(step.state().sequence() + 1);
-    String principal = step.header().principal();
     CatalogEvent event =
-        switch (step.kind()) {
-          case TABLE ->
-              new TableRenamedEvent(
-                  step.warehouse(),
-                  step.source(),
-                  step.destination(),
-                  state.tableUuid(),
-                  state.metadataLocation(),
-                  id,
-                  principal,
-                  state.sequence());
-          case VIEW ->
-              new ViewRenamedEvent(
-                  step.warehouse(),
-                  step.source(),
-                  step.destination(),
-                  state.tableUuid(),
-                  state.metadataLocation(),
-                  id,
-                  principal,
-                  state.sequence());
-        };
+        placed(
+            step.kind() == EntityKind.TABLE ? TableRenamedEvent::new : ViewRenamedEvent::new,
+            step.header(),
+            step.warehouse(),
+            step.source(),
+            step.destination(),
+            state);
     return Decision.renamed(
         List.of(event),
         state,
         new MoveGrantsStep(step.header(), step.warehouse(), step.source(), step.destination()));
+  }
+
+  /** The four events of an entity placed under a name (renamed or restored), of either kind. */
+  @FunctionalInterface
+  private interface PlacedEvent {
+    CatalogEvent of(
+        String warehouse,
+        TableIdentifier from,
+        TableIdentifier to,
+        String uuid,
+        String metadataLocation,
+        String commandId,
+        String principal,
+        long sequence);
+  }
+
+  private static CatalogEvent placed(
+      PlacedEvent event,
+      CommandHeader header,
+      String warehouse,
+      TableIdentifier from,
+      TableIdentifier to,
+      TableState state) {
+    return event.of(
+        warehouse,
+        from,
+        to,
+        state.tableUuid(),
+        state.metadataLocation(),
+        header.commandId(),
+        header.principal(),
+        state.sequence());
   }
 
   static Rejection notFound(EntityKind kind, TableIdentifier identifier) {

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * error. No store has changed when a decision fails.
  */
 final class DecideFailure {
-  private static final Logger LOG = LoggerFactory.getLogger(CatalogProcessor.class);
+  private static final Logger LOG = LoggerFactory.getLogger(DecideFailure.class);
 
   private DecideFailure() {}
 
