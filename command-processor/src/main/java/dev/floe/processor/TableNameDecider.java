@@ -173,40 +173,25 @@ final class TableNameDecider {
           Rejection.of(
               TABLE_ALREADY_EXISTS, "View with same name already exists: %s", c.identifier()));
     }
-    // A registered table lies inside its storage root like any other, never over another entity's
-    // files, and its metadata file inside its own location; re-registering a table over itself
-    // keeps its own location. A dropped table kept for its recovery period whose metadata this is
-    // (the same uuid) gives its files over, to a caller who manages its namespace and at its own
-    // location: it is expunged, its data retained.
-    List<DeletedEntity> superseded =
-        TakeOver.sameTable(directory, DeletedEntity.TABLE, c.metadata().uuid());
-    Optional<Rejection> refused =
-        TakeOver.takeOverProblem(
+    // Re-registering a table over itself keeps its own location; a dropped table kept for its
+    // recovery period whose metadata this is gives its files over (Registration).
+    Registration placed =
+        Registration.decide(
             directory,
             locations,
-            superseded,
-            c.identifier(),
-            c.managedNamespaces(),
-            c.metadata().location(),
-            "table");
-    if (refused.isPresent()) {
-      return Decision.rejected(id, refused.get());
+            new Registration.Request(
+                EntityKind.TABLE,
+                c.warehouse(),
+                c.identifier(),
+                c.managedNamespaces(),
+                c.metadata().uuid(),
+                c.metadata().location(),
+                c.metadataLocation(),
+                c.metadata().properties()));
+    if (placed.refused().isPresent()) {
+      return Decision.rejected(id, placed.refused().get());
     }
-    Optional<Rejection> uuidTaken =
-        TakeOver.uuidTaken(
-            directory,
-            c.metadata().uuid(),
-            directory.tableHolder(c.identifier()),
-            DeletedEntity.TABLE,
-            superseded,
-            "table");
-    if (uuidTaken.isPresent()) {
-      return Decision.rejected(id, uuidTaken.get());
-    }
-    Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
-    if (badLocation.isPresent()) {
-      return Decision.rejected(id, badLocation.get());
-    }
+    List<DeletedEntity> superseded = placed.superseded();
     return Decision.step(
         TakeOver.supersede(superseded, c.warehouse(), c.header()),
         new RegisterTableStep(
@@ -231,25 +216,5 @@ final class TableNameDecider {
             c.identifier(),
             c.purgeRequested(),
             TabularNames.expiresAt(directory, c.header().timestampMillis())));
-  }
-
-  private static Optional<Rejection> checkRegistered(
-      Directory directory,
-      LocationAuthority locations,
-      RegisterTableCommand c,
-      List<DeletedEntity> superseded) {
-    TableMetadata metadata = c.metadata();
-    return Placement.checkRegistered(
-        directory,
-        TakeOver.without(directory.claims(), superseded),
-        locations,
-        c.warehouse(),
-        c.identifier().namespace(),
-        c.metadataLocation(),
-        metadata.location(),
-        metadata.properties(),
-        LocationAuthority.TABLE_PATH_PROPERTIES,
-        directory.tableHolder(c.identifier()),
-        "table");
   }
 }

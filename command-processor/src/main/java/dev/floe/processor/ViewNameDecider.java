@@ -1,7 +1,5 @@
 package dev.floe.processor;
 
-import static dev.floe.events.RejectionCode.INVALID_REQUEST;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.FloeJson;
 import dev.floe.events.Rejection;
@@ -91,38 +89,28 @@ final class ViewNameDecider {
     if (taken.isPresent()) {
       return Decision.rejected(c.header().commandId(), taken.get());
     }
-    // A dropped view kept for its recovery period whose metadata this is gives its location over,
-    // as for a table: it is expunged.
-    List<DeletedEntity> superseded =
-        TakeOver.sameTable(
-            directory, DeletedEntity.VIEW, c.metadata().path("view-uuid").asText(null));
-    Optional<Rejection> refused =
-        TakeOver.takeOverProblem(
+    Map<String, String> properties = new HashMap<>();
+    c.metadata()
+        .path("properties")
+        .fields()
+        .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
+    Registration placed =
+        Registration.decide(
             directory,
             locations,
-            superseded,
-            c.identifier(),
-            c.managedNamespaces(),
-            c.metadata().path("location").asText(""),
-            "view");
-    if (refused.isPresent()) {
-      return Decision.rejected(c.header().commandId(), refused.get());
+            new Registration.Request(
+                EntityKind.VIEW,
+                c.warehouse(),
+                c.identifier(),
+                c.managedNamespaces(),
+                c.metadata().path("view-uuid").asText(null),
+                c.metadata().path("location").asText(null),
+                c.metadataLocation(),
+                properties));
+    if (placed.refused().isPresent()) {
+      return Decision.rejected(c.header().commandId(), placed.refused().get());
     }
-    Optional<Rejection> uuidTaken =
-        TakeOver.uuidTaken(
-            directory,
-            c.metadata().path("view-uuid").asText(null),
-            directory.viewHolder(c.identifier()),
-            DeletedEntity.VIEW,
-            superseded,
-            "view");
-    if (uuidTaken.isPresent()) {
-      return Decision.rejected(c.header().commandId(), uuidTaken.get());
-    }
-    Optional<Rejection> badLocation = checkRegistered(directory, locations, c, superseded);
-    if (badLocation.isPresent()) {
-      return Decision.rejected(c.header().commandId(), badLocation.get());
-    }
+    List<DeletedEntity> superseded = placed.superseded();
     return Decision.step(
         TakeOver.supersede(superseded, c.warehouse(), c.header()),
         new RegisterViewStep(
@@ -141,35 +129,6 @@ final class ViewNameDecider {
             c.warehouse(),
             c.identifier(),
             TabularNames.expiresAt(directory, c.header().timestampMillis())));
-  }
-
-  /** As for a table: the file and the location inside the area, the file inside the location. */
-  private static Optional<Rejection> checkRegistered(
-      Directory directory,
-      LocationAuthority locations,
-      RegisterViewCommand c,
-      List<DeletedEntity> superseded) {
-    String location = c.metadata().path("location").asText(null);
-    if (location == null) {
-      return Optional.of(new Rejection(INVALID_REQUEST, "Invalid view metadata: no location"));
-    }
-    Map<String, String> properties = new HashMap<>();
-    c.metadata()
-        .path("properties")
-        .fields()
-        .forEachRemaining(e -> properties.put(e.getKey(), e.getValue().asText()));
-    return Placement.checkRegistered(
-        directory,
-        TakeOver.without(directory.claims(), superseded),
-        locations,
-        c.warehouse(),
-        c.identifier().namespace(),
-        c.metadataLocation(),
-        location,
-        properties,
-        LocationAuthority.VIEW_PATH_PROPERTIES,
-        directory.viewHolder(c.identifier()),
-        "view");
   }
 
   /**
