@@ -128,11 +128,7 @@ public final class ServeCommand implements Callable<Integer> {
       return FloeConfig.load(config, overrides);
     } catch (RuntimeException e) {
       throw new ParameterException(
-          spec.commandLine(),
-          (config == null ? "" : "in " + config + ": ") + e.getMessage(),
-          e,
-          null,
-          null);
+          spec.commandLine(), (config == null ? "" : "in " + config + ": ") + e.getMessage(), e);
     }
   }
 

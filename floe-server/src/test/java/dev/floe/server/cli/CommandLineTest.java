@@ -356,6 +356,16 @@ class CommandLineTest {
   }
 
   @Test
+  void serveNamesAnUnknownConfigurationKeyInOneLine() throws IOException {
+    Path config = dir.resolve("typo.properties");
+    Files.writeString(config, "floe.warehouse.default.remote-signing.enabld=true\n");
+    assertUsageError(
+        floe("serve", "--data-dir", dir.resolve("typo").toString(), "--config", config.toString()),
+        "Unknown configuration key floe.warehouse.default.remote-signing.enabld",
+        "floe serve");
+  }
+
+  @Test
   void serveNamesAPortInUseBeforeStarting() throws IOException {
     try (ServerSocket taken = new ServerSocket()) {
       taken.bind(new InetSocketAddress(0));
