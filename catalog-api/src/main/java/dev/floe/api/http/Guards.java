@@ -10,6 +10,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.rest.requests.CommitTransactionRequest;
 import org.apache.iceberg.rest.requests.CreateNamespaceRequest;
+import org.apache.iceberg.rest.requests.RemoteSignRequest;
 import org.apache.iceberg.rest.requests.RenameTableRequest;
 import org.apache.iceberg.rest.requests.UpdateTableRequest;
 
@@ -150,6 +151,22 @@ final class Guards {
           requireNamespace(
               catalog, request, warehouse, table.namespace(), Action.WRITE, "create " + table);
         }
+      };
+
+  /**
+   * Sign an S3 request for a table: read on it for a {@code GET} or {@code HEAD}, write for
+   * anything else (the signer checks again what the request reaches).
+   */
+  static final Guard SIGN =
+      (catalog, request) -> {
+        String method = request.body(RemoteSignRequest.class).method();
+        boolean read = "GET".equalsIgnoreCase(method) || "HEAD".equalsIgnoreCase(method);
+        requireTable(
+            catalog,
+            request,
+            catalog.warehouse(request),
+            request.table(),
+            read ? Action.READ : Action.WRITE);
       };
 
   /** Rename: write on the source, and write on the destination's namespace. */

@@ -26,6 +26,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_RENAME_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_REPORT_METRICS;
 import static org.apache.iceberg.rest.Endpoint.V1_TABLE_CREDENTIALS;
 import static org.apache.iceberg.rest.Endpoint.V1_TABLE_EXISTS;
+import static org.apache.iceberg.rest.Endpoint.V1_TABLE_REMOTE_SIGN;
 import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_NAMESPACE;
 import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_TABLE;
 import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
@@ -92,8 +93,12 @@ public final class IcebergRoutes {
     iceberg.add(V1_UPDATE_TABLE, Guards.COMMIT_TABLE, tables::handleCommitTable);
     iceberg.add(V1_DELETE_TABLE, write, tables::handleDropTable);
     iceberg.add(V1_TABLE_CREDENTIALS, read, tables::handleLoadCredentials);
-    route.add(GET, OwnerReads.CLAIMED_PATH, read, tables::handleClaimedLocation);
-    route.add(GET, OwnerReads.HOLDER_PATH, read, tables::handleHolder);
+    if (catalog.storage().signer().anyEnabled()) {
+      iceberg.add(V1_TABLE_REMOTE_SIGN, Guards.SIGN, new RemoteSignHandler(catalog)::handleSign);
+    }
+    OwnerReadHandlers owner = new OwnerReadHandlers(catalog);
+    route.add(GET, OwnerReads.CLAIMED_PATH, read, owner::handleClaimedLocation);
+    route.add(GET, OwnerReads.HOLDER_PATH, read, owner::handleHolder);
     iceberg.add(V1_REPORT_METRICS, read, membership::handleReportMetrics);
     iceberg.add(V1_REGISTER_TABLE, namespaceWrite, membership::handleRegisterTable);
     iceberg.add(V1_RENAME_TABLE, Guards.RENAME, membership::handleRenameTable);

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.rest.Endpoint;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -65,8 +66,15 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
     this.reads = reads;
   }
 
-  /** Routes that read by {@code POST} (a body holds their query): audited as reads. */
-  static final Set<String> READS_BY_POST = Set.of("POST " + EventsHandlers.V1_EVENTS.path());
+  /**
+   * Routes that change nothing by {@code POST} (a body holds their query), audited as reads: the
+   * events query, and the signing of an engine's S3 request (one per object request: its refusals
+   * are recorded, each one).
+   */
+  static final Set<String> READS_BY_POST =
+      Set.of(
+          "POST " + EventsHandlers.V1_EVENTS.path(),
+          "POST " + Endpoint.V1_TABLE_REMOTE_SIGN.path());
 
   @Override
   public void record(RequestContext request, String route, int status, ApiException error) {

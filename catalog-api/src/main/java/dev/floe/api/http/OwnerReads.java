@@ -39,6 +39,20 @@ final class OwnerReads {
 
   private OwnerReads() {}
 
+  /**
+   * The locations the live directory holds for the table, empty when no table holds the name (also
+   * for a past-time read: storage access is given only for a location that is still the table's).
+   */
+  static List<String> held(
+      CatalogContext catalog, RequestContext request, String warehouse, TableIdentifier table) {
+    try {
+      return catalog.queries().heldTableLocations(warehouse, table);
+    } catch (NotLocalException owner) {
+      // The warehouse's directory lives on another instance than the table: ask it, as the caller.
+      return claimed(owner, request, warehouse, table);
+    }
+  }
+
   static HttpResult claimedAnswer(List<String> held) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
     held.forEach(body.putArray("locations")::add);

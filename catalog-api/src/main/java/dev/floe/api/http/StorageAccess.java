@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 final class StorageAccess {
   static final String ACCESS_DELEGATION = "X-Iceberg-Access-Delegation";
   static final String VENDED_CREDENTIALS = "vended-credentials";
+  static final String REMOTE_SIGNING = "remote-signing";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -38,6 +39,7 @@ final class StorageAccess {
   private final CredentialVendors vendors;
 
   private final BiPredicate<RequestContext, TableIdentifier> mayWrite;
+  private final RemoteSigner signer;
 
   /**
    * @param mayWrite whether the request's caller may write the table (its role or grants)
@@ -49,6 +51,7 @@ final class StorageAccess {
     this.mayWrite = mayWrite;
     this.locations = locations;
     this.vendors = vendors;
+    this.signer = new RemoteSigner(locations);
   }
 
   /**
@@ -65,16 +68,37 @@ final class StorageAccess {
 
   /** True when the client asked for vended credentials (the header is a comma-separated list). */
   static boolean wantsVending(RequestContext request) {
+    return asks(request, VENDED_CREDENTIALS);
+  }
+
+  private static boolean asks(RequestContext request, String delegation) {
     String header = request.header(ACCESS_DELEGATION);
     if (header == null) {
       return false;
     }
     for (String mechanism : header.split(",")) {
-      if (mechanism.trim().toLowerCase(Locale.ROOT).equals(VENDED_CREDENTIALS)) {
+      if (mechanism.trim().toLowerCase(Locale.ROOT).equals(delegation)) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the answer for a table at {@code location} tells the client to have its S3 requests
+   * signed by the catalog: its storage signs, and the client asked for {@code remote-signing} or
+   * for nothing (Iceberg's Java client asks for nothing unless configured to), or for vended
+   * credentials that this storage does not vend.
+   */
+  boolean signs(RequestContext request, String location) {
+    if (location == null || !signer.enabledFor(location)) {
+      return false;
+    }
+    return asks(request, REMOTE_SIGNING) || !(wantsVending(request) && vendors.vends(location));
+  }
+
+  RemoteSigner signer() {
+    return signer;
   }
 
   /** Non-secret settings of the storage that holds a location (endpoint, path style, region). */
@@ -181,13 +205,31 @@ final class StorageAccess {
 
   /** The table's credentials route, relative to the catalog's URI as clients resolve it. */
   static String refreshEndpoint(String prefix, TableIdentifier table) {
+    return tableRoute(prefix, table) + "/credentials";
+  }
+
+  /**
+   * The config of a load answer whose client has its S3 requests signed: the storage settings, and
+   * the table's sign route (under both keys Iceberg's clients read: {@code signer.endpoint}, and
+   * {@code s3.signer.endpoint}, which 1.11 still prefers when present).
+   */
+  Map<String, String> signingConfig(
+      RequestContext request, TableIdentifier table, String location) {
+    Map<String, String> config = new LinkedHashMap<>(clientConfig(location));
+    String endpoint = tableRoute(request.warehouse(), table) + "/sign";
+    config.put("s3.remote-signing-enabled", "true");
+    config.put("signer.endpoint", endpoint);
+    config.put("s3.signer.endpoint", endpoint);
+    return config;
+  }
+
+  private static String tableRoute(String prefix, TableIdentifier table) {
     return "v1/"
         + RESTUtil.encodeString(prefix)
         + "/namespaces/"
         + RESTUtil.encodeNamespace(table.namespace())
         + "/tables/"
-        + RESTUtil.encodeString(table.name())
-        + "/credentials";
+        + RESTUtil.encodeString(table.name());
   }
 
   /** The table's location first, then every write path of its properties not inside it. */

@@ -13,7 +13,6 @@ import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.processor.RelocationDecider;
 import dev.floe.projections.CatalogQueries;
-import dev.floe.projections.NotLocalException;
 import io.vertx.core.Future;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -93,18 +92,7 @@ final class TableHandlers {
     LoadTableResponses.SnapshotMode mode =
         LoadTableResponses.SnapshotMode.parse(request.query("snapshots"));
     if (StorageAccess.wantsVending(request)) {
-      return catalog.read(
-          () -> {
-            TableState state = load(request, warehouse, table);
-            requireMetadataFile(state.metadataLocation());
-            return withCredentials(
-                request,
-                table,
-                state.metadataLocation(),
-                state.metadataJson(),
-                mode,
-                () -> held(request, warehouse, table));
-          });
+      return catalog.read(() -> delegated(request, warehouse, table, mode));
     }
     String ifNoneMatch = request.header("If-None-Match");
     HttpResult now = loadNow(request, warehouse, table, mode, ifNoneMatch);
@@ -118,6 +106,9 @@ final class TableHandlers {
               queries
                   .tableMetadataLocation(warehouse, table)
                   .orElseThrow(() -> ApiException.noSuchTable(table));
+          if (catalog.storage().signs(request, location)) {
+            return delegated(request, warehouse, table, mode);
+          }
           requireMetadataFile(location);
           String etag = LoadTableResponses.etag(location, mode);
           if (LoadTableResponses.matches(ifNoneMatch, etag)) {
@@ -134,6 +125,23 @@ final class TableHandlers {
               mode,
               catalog.storage().clientConfig(state.metadataLocation()));
         });
+  }
+
+  /** A load whose client reaches storage through the catalog: vended credentials or signing. */
+  private HttpResult delegated(
+      RequestContext request,
+      String warehouse,
+      TableIdentifier table,
+      LoadTableResponses.SnapshotMode mode) {
+    TableState state = load(request, warehouse, table);
+    requireMetadataFile(state.metadataLocation());
+    return withCredentials(
+        request,
+        table,
+        state.metadataLocation(),
+        state.metadataJson(),
+        mode,
+        () -> OwnerReads.held(catalog, request, warehouse, table));
   }
 
   /**
@@ -156,7 +164,7 @@ final class TableHandlers {
     }
     try {
       String location = catalog.queries().tableMetadataLocationNow(warehouse, table);
-      if (location == null) {
+      if (location == null || catalog.storage().signs(request, location)) {
         return null;
       }
       // The cache first: on a miss the usual way checks the file, so it is checked once.
@@ -187,7 +195,11 @@ final class TableHandlers {
           VendedCredentials credentials =
               catalog
                   .storage()
-                  .vend(request, table, state.metadataJson(), () -> held(request, warehouse, table))
+                  .vend(
+                      request,
+                      table,
+                      state.metadataJson(),
+                      () -> OwnerReads.held(catalog, request, warehouse, table))
                   .orElse(null);
           return new HttpResult(
               200,
@@ -204,6 +216,11 @@ final class TableHandlers {
       LoadTableResponses.SnapshotMode mode,
       Supplier<List<String>> held) {
     StorageAccess storage = catalog.storage();
+    String location = storage.locations(metadataJson).get(0);
+    if (storage.signs(request, location)) {
+      Map<String, String> config = storage.signingConfig(request, table, location);
+      return LoadTableResponses.withCredentials(metadataLocation, metadataJson, mode, config, null);
+    }
     VendedCredentials credentials = storage.vend(request, table, metadataJson, held).orElse(null);
     if (credentials == null) {
       return LoadTableResponses.result(
@@ -218,45 +235,13 @@ final class TableHandlers {
   }
 
   /**
-   * The locations the live directory holds for the table (also for a past-time read: credentials
-   * are vended only for a location that is still the table's).
-   */
-  private List<String> held(RequestContext request, String warehouse, TableIdentifier table) {
-    try {
-      return catalog.queries().heldTableLocations(warehouse, table);
-    } catch (NotLocalException owner) {
-      // The warehouse's directory lives on another instance than the table: ask it, as the caller.
-      return OwnerReads.claimed(owner, request, warehouse, table);
-    }
-  }
-
-  /** {@code GET /internal/v1/{prefix}/namespaces/{ns}/tables/{table}/claimed-location}. */
-  Future<HttpResult> handleClaimedLocation(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
-    TableIdentifier table = request.table();
-    return catalog.read(
-        () -> OwnerReads.claimedAnswer(catalog.queries().heldTableLocations(warehouse, table)));
-  }
-
-  /**
-   * {@code GET /internal/v1/{prefix}/namespaces/{ns}/tables/{table}/holder}: the uuid of the table
-   * (or, with {@code kind=view}, the view) holding the name now, for another instance's events.
-   */
-  Future<HttpResult> handleHolder(RequestContext request) {
-    String warehouse = catalog.warehouse(request);
-    TableIdentifier name = request.table();
-    boolean view = "view".equals(request.query("kind"));
-    return catalog.read(
-        () -> OwnerReads.holderAnswer(catalog.queries().uuidNow(warehouse, name, view)));
-  }
-
-  /**
    * The answer of a create or a staged create, with credentials when asked for. The reply is the
    * decider's word that the location was validated (and, unless staged, claimed) for this table.
    */
   private Future<HttpResult> respond(
       RequestContext request, TableIdentifier table, CommandReply reply) {
-    if (!StorageAccess.wantsVending(request)) {
+    if (!StorageAccess.wantsVending(request)
+        && !catalog.storage().signs(request, reply.metadataLocation())) {
       return ReplyBodies.table(catalog, reply);
     }
     return ReplyBodies.tableJson(catalog, reply)

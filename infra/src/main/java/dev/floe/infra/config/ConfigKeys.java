@@ -74,6 +74,7 @@ public final class ConfigKeys {
           "gcs.endpoint",
           "vending.enabled",
           "vending.duration",
+          "remote-signing.enabled",
           "io-timeout",
           "self-check",
           "write-ahead",

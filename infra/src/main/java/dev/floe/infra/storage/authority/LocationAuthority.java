@@ -293,6 +293,27 @@ public final class LocationAuthority {
     return false;
   }
 
+  /**
+   * Whether a request to an object key or a listing of a key prefix ({@code s3://bucket/key}, as
+   * the request spells it) stays inside a location the entity holds: under it, never the location's
+   * own name (an object {@code …/t} lies beside the files under {@code …/t/}; a prefix {@code …/t}
+   * would also list {@code …/t2}); only a key or prefix ending in {@code /} may name the location.
+   */
+  public boolean mayReach(String prefix, Collection<String> held) {
+    try {
+      Location parsed = Location.parse(prefix);
+      for (String claim : held) {
+        Location location = Location.parse(claim);
+        if (prefix.endsWith("/") ? location.contains(parsed) : location.strictlyContains(parsed)) {
+          return true;
+        }
+      }
+    } catch (InvalidLocationException e) {
+      return false;
+    }
+    return false;
+  }
+
   /** Whether {@code inner} lies inside (or is) {@code outer}, both as spelled. */
   public boolean inside(String outer, String inner) {
     try {

@@ -117,6 +117,7 @@ public final class StorageConfig {
           s3,
           gcs,
           vending,
+          Boolean.parseBoolean(get(props, prefix, "remote-signing.enabled")),
           timeout == null ? null : Duration.parse(timeout),
           selfCheck == null ? null : SelfCheck.parse(selfCheck),
           writeAhead == null ? null : StorageProfile.WriteAhead.parse(writeAhead),

@@ -17,6 +17,8 @@ import java.util.Objects;
  * @param s3 S3 settings, null unless the root is {@code s3://}
  * @param gcs GCS settings, null unless the root is {@code gs://}
  * @param vending whether loads may carry vended credentials, and for how long they last
+ * @param remoteSigning whether the catalog signs engines' S3 requests to tables here (S3 only;
+ *     docs/storage.md, <i>Remote signing</i>)
  * @param ioTimeout the bound on one metadata read or write, retries included, so a slow store
  *     cannot hold a processor partition past its Kafka transaction timeout
  * @param selfCheck what the start-up probe of this storage does
@@ -33,6 +35,7 @@ public record StorageProfile(
     S3Settings s3,
     GcsSettings gcs,
     Vending vending,
+    boolean remoteSigning,
     Duration ioTimeout,
     SelfCheck selfCheck,
     WriteAhead writeAhead,
@@ -159,6 +162,10 @@ public record StorageProfile(
     if (scheme == Scheme.GCS) {
       gcs = gcs == null ? new GcsSettings(null, null, null, null) : gcs;
       requireBucket(root);
+    }
+    if (remoteSigning && scheme != Scheme.S3) {
+      throw new IllegalArgumentException(
+          "remote-signing.enabled is for s3:// storage only, not " + root);
     }
     vending = vending == null ? new Vending(false, Duration.ofHours(1)) : vending;
     ioTimeout = ioTimeout == null ? Duration.ofSeconds(5) : ioTimeout;

@@ -30,6 +30,7 @@ class GcsDownscopedCredentialVendorTest {
             null,
             new StorageProfile.GcsSettings("proj-1", null, sts.endpoint(), null),
             new StorageProfile.Vending(true, Duration.ofHours(1)),
+            false,
             Duration.ofSeconds(5),
             null,
             null,

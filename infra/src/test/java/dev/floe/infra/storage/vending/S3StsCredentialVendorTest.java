@@ -37,6 +37,7 @@ class S3StsCredentialVendorTest {
             null),
         null,
         new StorageProfile.Vending(true, Duration.ofMinutes(30)),
+        false,
         Duration.ofSeconds(5),
         null,
         null,

@@ -1,0 +1,418 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.infra.testing.S3ProxyProcess;
+import dev.floe.server.it.support.AuthHttp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsBulkOperations;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Remote signing against a real S3 API server that checks SigV4 signatures (S3Proxy): Iceberg's
+ * {@code S3FileIO}, through the Java {@code RESTCatalog} with a writer's token and no S3
+ * credentials of its own, creates a table, writes, lists, reads and deletes its files (one of them
+ * by multipart upload, several by one batch delete); and every request that reaches outside the
+ * table, or writes with a reader's token, is refused with nothing signed and nothing changed in the
+ * bucket.
+ */
+class RemoteSigningIT {
+  private static final String KEY = "AKIAFLOESIGN";
+  private static final String SECRET = "floe-signing-secret";
+  private static final Namespace DB = Namespace.of("db");
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir static Path dir;
+  private static S3ProxyProcess s3;
+  private static FloeProcess floe;
+  private static String writer;
+  private static String reader;
+
+  @BeforeAll
+  static void start() throws Exception {
+    // S3Proxy cannot verify the trailing checksums the AWS SDK sends by default since 2.30.
+    System.setProperty("aws.requestChecksumCalculation", "WHEN_REQUIRED");
+    System.setProperty("aws.responseChecksumValidation", "WHEN_REQUIRED");
+    s3 = new S3ProxyProcess(dir.resolve("s3"), KEY, SECRET).bucket("lake").bucket("archive");
+    s3.start();
+    Map<String, String> props = new HashMap<>();
+    props.put("floe.warehouse.lake.location", "s3://lake/warehouse");
+    props.put("floe.warehouse.lake.s3.endpoint", s3.endpoint());
+    props.put("floe.warehouse.lake.s3.path-style-access", "true");
+    props.put("floe.warehouse.lake.s3.region", "us-east-1");
+    props.put("floe.warehouse.lake.s3.access-key-id", KEY);
+    props.put("floe.warehouse.lake.s3.secret-access-key", SECRET);
+    props.put("floe.warehouse.lake.remote-signing.enabled", "true");
+    props.put("floe.auth", "token");
+    floe = new FloeProcess(dir.resolve("floe"), props).start();
+    writer = principal("wanda", "writer");
+    reader = principal("rita", "reader");
+  }
+
+  private static String principal(String name, String role) {
+    String token = AuthHttp.principalWithToken(floe.uri(), floe.adminToken(), name);
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "PUT",
+        "/management/v1/principals/" + name + "/roles/lake",
+        floe.adminToken(),
+        "{\"role\":\"" + role + "\"}");
+    return token;
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (floe != null) {
+      floe.close();
+    }
+    if (s3 != null) {
+      s3.close();
+    }
+  }
+
+  /** The catalog, the warehouse and a token: no S3 credentials, endpoint or region. */
+  private static RESTCatalog client(String token) {
+    Map<String, String> props = new HashMap<>();
+    props.put(CatalogProperties.URI, floe.uri());
+    props.put(CatalogProperties.WAREHOUSE_LOCATION, "lake");
+    props.put("token", token);
+    props.put("s3.multipart.part-size-bytes", String.valueOf(5 * 1024 * 1024));
+    RESTCatalog catalog = new RESTCatalog();
+    catalog.setConf(new Configuration());
+    catalog.initialize("floe", props);
+    return catalog;
+  }
+
+  @Test
+  void s3FileIoWritesListsReadsAndDeletesThroughSignedRequests() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "signed");
+    String created = table("signed");
+    long signedBefore = signed();
+    try (RESTCatalog catalog = client(writer)) {
+      Table table = catalog.loadTable(id);
+      assertThat(table.location()).isEqualTo(created);
+      assertThat(table.io().properties())
+          .containsEntry("s3.remote-signing-enabled", "true")
+          .doesNotContainKeys("s3.access-key-id", "s3.secret-access-key");
+
+      String small = table.location() + "/data/rows-1.bin";
+      byte[] rows = "1\n2\n3\n".getBytes(StandardCharsets.UTF_8);
+      write(table, small, rows);
+      // Over the part size: a multipart upload (create, parts, complete), every step signed.
+      String large = table.location() + "/data/large.bin";
+      byte[] big = new byte[12 * 1024 * 1024 + 17];
+      new Random(7).nextBytes(big);
+      write(table, large, big);
+      table.newFastAppend().appendFile(dataFile(small, rows.length)).commit();
+
+      assertThat(objectBytes(table.location(), "data/large.bin")).isEqualTo(big);
+      List<String> listed = new ArrayList<>();
+      for (FileInfo file :
+          ((SupportsPrefixOperations) table.io()).listPrefix(table.location() + "/data/")) {
+        listed.add(file.location());
+      }
+      assertThat(listed).containsExactlyInAnyOrder(small, large);
+    }
+
+    try (RESTCatalog catalog = client(writer)) {
+      Table table = catalog.loadTable(id);
+      List<String> planned = new ArrayList<>();
+      try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+        tasks.forEach(task -> planned.add(task.file().location()));
+      }
+      String small = table.location() + "/data/rows-1.bin";
+      assertThat(planned).containsExactly(small);
+      try (InputStream in = table.io().newInputFile(small).newStream()) {
+        assertThat(new String(in.readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("1\n2\n3\n");
+      }
+      try (InputStream in =
+          table.io().newInputFile(table.location() + "/data/large.bin").newStream()) {
+        assertThat(in.readAllBytes()).hasSize(12 * 1024 * 1024 + 17);
+      }
+
+      table.io().deleteFile(table.location() + "/data/large.bin");
+      assertThat(Files.exists(objectPath(table.location(), "data/large.bin"))).isFalse();
+      List<String> extra = List.of(table.location() + "/data/x-1", table.location() + "/data/x-2");
+      for (String path : extra) {
+        write(table, path, new byte[] {1});
+      }
+      ((SupportsBulkOperations) table.io()).deleteFiles(extra);
+      assertThat(Files.exists(objectPath(table.location(), "data/x-1"))).isFalse();
+      assertThat(Files.exists(objectPath(table.location(), "data/x-2"))).isFalse();
+      assertThat(Files.exists(objectPath(table.location(), "data/rows-1.bin"))).isTrue();
+    }
+    // Each S3 request above went through the sign route: puts, the multipart upload's create,
+    // parts and complete, the listing, the reads, a delete and the batch delete.
+    assertThat(signed() - signedBefore).isGreaterThanOrEqualTo(12);
+  }
+
+  /** How many sign requests the server answered with 200 (its Prometheus metrics). */
+  private static long signed() {
+    String metrics =
+        AuthHttp.expect(200, floe.uri(), "GET", "/metrics", floe.adminToken(), null).body();
+    return metrics
+        .lines()
+        .filter(line -> line.startsWith("floe_http_request_duration_seconds_count{"))
+        .filter(line -> line.contains("tables/{table}/sign\",status=\"200\""))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
+  }
+
+  @Test
+  void aReaderGetsReadsSignedAndWritesRefused() throws Exception {
+    String location = table("readable");
+    String object = objectUri(location, "data/f.bin");
+    Files.createDirectories(objectPath(location, "data"));
+    Files.writeString(objectPath(location, "data/f.bin"), "hello");
+
+    HttpResponse<String> signed = sign("readable", reader, "GET", object, null);
+    assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
+    assertThat(signed.headers().firstValue("Cache-Control")).contains("private");
+    JsonNode answer = JSON.readTree(signed.body());
+    assertThat(answer.path("uri").asText()).isEqualTo(object);
+    assertThat(answer.path("headers").path("Authorization").get(0).asText())
+        .startsWith("AWS4-HMAC-SHA256 Credential=" + KEY + "/");
+    // The signature holds: S3Proxy answers the signed GET with the object.
+    assertThat(send("GET", object, answer.path("headers"))).isEqualTo("hello");
+
+    for (String method : List.of("PUT", "DELETE", "POST")) {
+      assertRefused(sign("readable", reader, method, object, null), 403);
+    }
+  }
+
+  @Test
+  void requestsReachingOutsideTheTableAreRefusedAndNothingIsSigned() throws Exception {
+    String location = table("mine");
+    String other = table("theirs");
+    String key = location.substring("s3://lake/".length());
+    String otherKey = other.substring("s3://lake/".length());
+    String base = s3.endpoint() + "/lake/";
+    String hostless = s3.endpoint().replace("http://", "");
+    Map<String, String> before = bucketContents();
+    List<String> uris =
+        List.of(
+            base + otherKey + "/data/f.parquet", // another table of the same namespace
+            base + key + "/../" + otherKey.substring(otherKey.lastIndexOf('/') + 1) + "/f",
+            base + key + "/%2E%2E/x/f", // climbing out, encoded
+            base + key + "%2F..%2Fx/f", // encoded separators
+            s3.endpoint() + "/archive/" + key + "/f", // another bucket, path style
+            "http://archive." + hostless + "/" + key + "/f", // another bucket, virtual host
+            "http://localhost:1/lake/" + key + "/f", // another host
+            base + key + "/f?X-Amz-Signature=00&X-Amz-Credential=x", // presigned
+            base + key, // the location's own name, beside its files
+            s3.endpoint() + "/lake?list-type=2&prefix=" + key, // would list siblings too
+            s3.endpoint() + "/lake?list-type=2&prefix=warehouse/db/");
+    for (String uri : uris) {
+      for (String method : List.of("GET", "PUT", "DELETE")) {
+        if (uri.contains("list-type") && !method.equals("GET")) {
+          continue;
+        }
+        assertRefused(sign("mine", writer, method, uri, null), 403);
+      }
+    }
+    // A copy into the table from another table.
+    assertRefused(
+        sign(
+            "mine",
+            writer,
+            "PUT",
+            base + key + "/data/copy.bin",
+            null,
+            Map.of("x-amz-copy-source", List.of("lake/" + otherKey + "/data/f.bin"))),
+        403);
+    // A batch delete that names one key of another table among its own.
+    String foreign =
+        "<Delete><Object><Key>"
+            + key
+            + "/data/a</Key></Object><Object><Key>"
+            + otherKey
+            + "/data/b</Key></Object></Delete>";
+    assertRefused(sign("mine", writer, "POST", s3.endpoint() + "/lake?delete", foreign), 403);
+    // No table of that name; a provider or a region the storage is not.
+    assertRefused(sign("nosuch", writer, "GET", base + key + "/f", null), 404);
+    assertRefused(signAs("mine", writer, "GET", base + key + "/f", "gcs", "us-east-1"), 400);
+    assertRefused(signAs("mine", writer, "GET", base + key + "/f", "s3", "eu-west-1"), 400);
+
+    assertThat(bucketContents()).isEqualTo(before);
+  }
+
+  private static void assertRefused(HttpResponse<String> response, int status) throws IOException {
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+    JsonNode error = JSON.readTree(response.body()).path("error");
+    assertThat(error.path("code").asInt()).isEqualTo(status);
+    assertThat(error.path("message").asText()).isNotEmpty();
+    assertThat(response.body()).doesNotContain("AWS4-HMAC-SHA256").doesNotContain(SECRET);
+  }
+
+  private static synchronized String table(String name) {
+    try (RESTCatalog catalog = client(writer)) {
+      if (!catalog.namespaceExists(DB)) {
+        catalog.createNamespace(DB);
+      }
+      return catalog.createTable(TableIdentifier.of(DB, name), SCHEMA).location();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static HttpResponse<String> sign(
+      String table, String token, String method, String uri, String body) throws Exception {
+    return sign(table, token, method, uri, body, Map.of());
+  }
+
+  private static HttpResponse<String> sign(
+      String table,
+      String token,
+      String method,
+      String uri,
+      String body,
+      Map<String, List<String>> headers)
+      throws Exception {
+    ObjectNode request = JSON.createObjectNode();
+    request.put("region", "us-east-1");
+    request.put("method", method);
+    request.put("uri", uri);
+    ObjectNode h = request.putObject("headers");
+    h.putArray("amz-sdk-invocation-id").add("test");
+    headers.forEach((name, values) -> values.forEach(h.withArray(name)::add));
+    if (body != null) {
+      request.put("body", body);
+    }
+    request.put("provider", "s3");
+    return post(table, token, request);
+  }
+
+  private static HttpResponse<String> signAs(
+      String table, String token, String method, String uri, String provider, String region)
+      throws Exception {
+    ObjectNode request = JSON.createObjectNode();
+    request.put("region", region);
+    request.put("method", method);
+    request.put("uri", uri);
+    request.putObject("headers");
+    request.put("provider", provider);
+    return post(table, token, request);
+  }
+
+  private static HttpResponse<String> post(String table, String token, ObjectNode request)
+      throws Exception {
+    return HTTP.send(
+        HttpRequest.newBuilder(
+                URI.create(floe.uri() + "/v1/lake/namespaces/db/tables/" + table + "/sign"))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request)))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** Sends a signed request as the engine would, with the headers the catalog answered. */
+  private static String send(String method, String uri, JsonNode headers) throws Exception {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(uri)).method(method, HttpRequest.BodyPublishers.noBody());
+    headers
+        .fields()
+        .forEachRemaining(
+            header -> {
+              String name = header.getKey().toLowerCase(Locale.ROOT);
+              if (!name.equals("host") && !name.equals("content-length")) {
+                header.getValue().forEach(v -> request.header(header.getKey(), v.asText()));
+              }
+            });
+    HttpResponse<String> response =
+        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    return response.body();
+  }
+
+  private static void write(Table table, String path, byte[] bytes) throws IOException {
+    try (OutputStream out = table.io().newOutputFile(path).createOrOverwrite()) {
+      out.write(bytes);
+    }
+  }
+
+  private static DataFile dataFile(String path, long size) {
+    return DataFiles.builder(PartitionSpec.unpartitioned())
+        .withPath(path)
+        .withFormat(FileFormat.PARQUET)
+        .withFileSizeInBytes(size)
+        .withRecordCount(3)
+        .build();
+  }
+
+  private static String objectUri(String location, String relative) {
+    return s3.endpoint() + "/lake/" + location.substring("s3://lake/".length()) + "/" + relative;
+  }
+
+  /** S3Proxy keeps each object as a file under its bucket's directory. */
+  private static Path objectPath(String location, String relative) {
+    return dir.resolve("s3/data/lake")
+        .resolve(location.substring("s3://lake/".length()))
+        .resolve(relative);
+  }
+
+  private static byte[] objectBytes(String location, String relative) throws IOException {
+    return Files.readAllBytes(objectPath(location, relative));
+  }
+
+  /** Every file of both buckets with the SHA-256 of its bytes. */
+  private static Map<String, String> bucketContents() throws Exception {
+    Map<String, String> contents = new TreeMap<>();
+    Path data = dir.resolve("s3/data");
+    try (Stream<Path> files = Files.walk(data)) {
+      for (Path file : files.filter(Files::isRegularFile).toList()) {
+        contents.put(
+            data.relativize(file).toString(),
+            HexFormat.of()
+                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
+      }
+    }
+    return contents;
+  }
+}
