@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.infra.testing.LocalSts;
 import dev.floe.infra.testing.S3ProxyProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -24,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * started here), and Spark is given only the catalog's URI and the warehouse name. The access
  * delegation header comes from Floe's /v1/config; endpoint, path style, region and the temporary
  * credentials from the table's load answer (a local STS endpoint issues them, and S3Proxy checks
- * every request's signature against them). Spark writes Parquet files and reads them back.
+ * every request's signature against them). Spark writes Parquet files and reads them back; and
+ * the same through a second warehouse that signs: Spark, with a writer's token and no S3
+ * credentials, has Floe sign each of its S3 requests.
  *
  * <p>Not shown here: S3Proxy ignores session policies, so confinement to the table's prefix rests
  * on the policy Floe sends (asserted in S3WarehouseIT and S3SessionPolicyTest).
@@ -59,12 +65,32 @@ class SparkS3IT {
     props.put("floe.warehouse.lake.s3.role-arn", "arn:aws:iam::000000000000:role/floe");
     props.put("floe.warehouse.lake.s3.sts-endpoint", sts.endpoint());
     props.put("floe.warehouse.lake.vending.enabled", "true");
+    // A second warehouse in the same bucket whose engines hold no credentials: Floe signs.
+    props.put("floe.warehouse.signed.location", "s3://lake/signed");
+    props.put("floe.warehouse.signed.s3.endpoint", s3.endpoint());
+    props.put("floe.warehouse.signed.s3.path-style-access", "true");
+    props.put("floe.warehouse.signed.s3.region", "us-east-1");
+    props.put("floe.warehouse.signed.s3.access-key-id", KEY);
+    props.put("floe.warehouse.signed.s3.secret-access-key", SECRET);
+    props.put("floe.warehouse.signed.remote-signing.enabled", "true");
     floe =
         new FloeProcess(tempDir.resolve("floe").resolve("data"), props)
             .copiedTo(tempDir.resolve("floe").resolve("server"))
             .start();
+    AdminHttp.expect(floe, 201, "POST", "/management/v1/principals", "{\"name\":\"sparky\"}");
+    String writer =
+        AdminHttp.expect(floe, 201, "POST", "/management/v1/principals/sparky/tokens", "{}")
+            .path("token")
+            .asText();
+    AdminHttp.expect(
+        floe, 204, "PUT", "/management/v1/principals/sparky/roles/signed", "{\"role\":\"writer\"}");
     spark =
         SparkSessions.withCatalog("floe-engine-tests-s3", tempDir, "lake", floe, "lake")
+            .config("spark.sql.catalog.signed", "org.apache.iceberg.spark.SparkCatalog")
+            .config("spark.sql.catalog.signed.type", "rest")
+            .config("spark.sql.catalog.signed.uri", floe.uri())
+            .config("spark.sql.catalog.signed.warehouse", "signed")
+            .config("spark.sql.catalog.signed.token", writer)
             .getOrCreate();
   }
 
@@ -120,5 +146,49 @@ class SparkS3IT {
                 assertThat(request.get("Policy"))
                     .contains("\"arn:aws:s3:::lake/warehouse/db/sales-")
                     .doesNotContain("arn:aws:s3:::lake/warehouse/*"));
+  }
+
+  @Test
+  void sparkWritesAndReadsParquetOnS3ThroughRemoteSigning() throws Exception {
+    int vended = sts.requests().size();
+    long signed = signedRequests();
+    spark.sql("CREATE NAMESPACE signed.db");
+    spark.sql(
+        "CREATE TABLE signed.db.sales (id bigint, region string, amount double) USING iceberg"
+            + " PARTITIONED BY (region)");
+    spark.sql(
+        "INSERT INTO signed.db.sales VALUES (1, 'eu', 10.5), (2, 'us', 20.0), (3, 'eu', 7.5)");
+    spark.sql("UPDATE signed.db.sales SET amount = amount * 2 WHERE region = 'eu'");
+
+    assertThat(spark.sql("SELECT * FROM signed.db.sales ORDER BY id").collectAsList())
+        .containsExactly(
+            RowFactory.create(1L, "eu", 21.0),
+            RowFactory.create(2L, "us", 20.0),
+            RowFactory.create(3L, "eu", 15.0));
+    try (Stream<Path> stored = Files.walk(tempDir.resolve("s3/data/lake/signed/db"))) {
+      assertThat(stored.map(Path::toString).filter(p -> p.endsWith(".parquet")).count())
+          .isGreaterThanOrEqualTo(2);
+    }
+    // No credential was vended for it; Floe signed its reads and writes.
+    assertThat(sts.requests()).hasSize(vended);
+    assertThat(signedRequests() - signed).isGreaterThanOrEqualTo(4);
+  }
+
+  /** How many S3 requests Floe has signed (its Prometheus metrics: the sign route's 200s). */
+  private static long signedRequests() throws Exception {
+    HttpResponse<String> metrics =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(floe.uri() + "/metrics"))
+                    .header("Authorization", "Bearer " + floe.adminToken())
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    return metrics
+        .body()
+        .lines()
+        .filter(line -> line.startsWith("floe_http_request_duration_seconds_count{"))
+        .filter(line -> line.contains("tables/{table}/sign\",status=\"200\""))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
+        .sum();
   }
 }
