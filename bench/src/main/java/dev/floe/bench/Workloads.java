@@ -113,7 +113,8 @@ final class Workloads {
             "many-tables-list-paged",
             "many-tables-list-unpaged",
             EVENTS,
-            Fairness.WORKLOAD));
+            Fairness.WORKLOAD,
+            SignRequests.WORKLOAD));
     return names;
   }
 
@@ -234,6 +235,8 @@ final class Workloads {
       case "many-tables-list-unpaged" ->
           Load.closedLoop(
               seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
+      case SignRequests.WORKLOAD ->
+          new SignRequests(target, tables.get(0)).run(seconds, settings.clients());
       default -> throw new IllegalArgumentException("Unknown workload " + name);
     };
   }
