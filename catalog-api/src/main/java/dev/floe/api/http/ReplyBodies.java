@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.view.ViewMetadataParser;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,27 @@ final class ReplyBodies {
         .map(
             json ->
                 LoadTableResponses.result(location, json, all, clientConfig(catalog, location)));
+  }
+
+  /**
+   * As {@link #table(CatalogContext, CommandReply)}, with the signer's configuration when the
+   * client's requests to the table's storage are signed (a register into a warehouse that signs).
+   */
+  static Future<HttpResult> table(
+      CatalogContext catalog, RequestContext request, TableIdentifier table, CommandReply reply) {
+    StorageAccess storage = catalog.storage();
+    if (!storage.signs(request, reply.metadataLocation())) {
+      return table(catalog, reply);
+    }
+    return tableJson(catalog, reply)
+        .map(
+            json ->
+                LoadTableResponses.withCredentials(
+                    reply.metadataLocation(),
+                    json,
+                    LoadTableResponses.SnapshotMode.ALL,
+                    storage.signingConfig(request, table, storage.locations(json).get(0)),
+                    null));
   }
 
   /**

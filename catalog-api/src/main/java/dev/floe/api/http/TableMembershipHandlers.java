@@ -61,7 +61,7 @@ final class TableMembershipHandlers {
                         metadata,
                         body.overwrite(),
                         Guards.managedNamespaces(catalog, request, warehouse))))
-        .compose(reply -> ReplyBodies.table(catalog, reply));
+        .compose(reply -> ReplyBodies.table(catalog, request, table, reply));
   }
 
   private TableMetadata readMetadata(String location) {

@@ -34,6 +34,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -202,6 +203,25 @@ class RemoteSigningIT {
         .filter(line -> line.contains("tables/{table}/sign\",status=\"200\""))
         .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
         .sum();
+  }
+
+  @Test
+  void aRegisteredTableIsAnsweredWithTheSignerConfiguration() throws Exception {
+    table("kept");
+    TableIdentifier id = TableIdentifier.of(DB, "kept");
+    try (RESTCatalog catalog = client(writer)) {
+      String metadata =
+          ((HasTableOperations) catalog.loadTable(id))
+              .operations()
+              .current()
+              .metadataFileLocation();
+      catalog.dropTable(id, false);
+      // Registered again under its own name (the dropped table's files are taken over).
+      Table registered = catalog.registerTable(id, metadata);
+      assertThat(registered.io().properties()).containsEntry("s3.remote-signing-enabled", "true");
+      write(registered, registered.location() + "/data/after-register.bin", new byte[] {7});
+      assertThat(objectBytes(registered.location(), "data/after-register.bin")).containsExactly(7);
+    }
   }
 
   @Test
