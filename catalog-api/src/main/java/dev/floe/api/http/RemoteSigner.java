@@ -6,6 +6,7 @@ import dev.floe.infra.storage.signing.S3RequestScope;
 import dev.floe.infra.storage.signing.S3RequestSigner;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -92,7 +93,7 @@ final class RemoteSigner {
     }
     Map<String, List<String>> headers =
         signer.sign(
-            request.method(),
+            request.method().toUpperCase(Locale.ROOT),
             uri,
             request.headers(),
             Optional.ofNullable(request.body()).filter(body -> !body.isEmpty()));

@@ -99,6 +99,7 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
     String key = keyOf(s3, bucket, parsed);
     Map<String, String> query = query(parsed.getRawQuery());
     Map<String, String> header = lowerCase(headers);
+    refuseHeaders(header);
     boolean write = !verb.equals("GET") && !verb.equals("HEAD");
     if (key.isEmpty()) {
       return bucketRequest(bucket, verb, query, header, body);
@@ -271,6 +272,31 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
     }
   }
 
+  /** Canned ACLs that give no one but the bucket's owner more (Iceberg's {@code s3.acl}). */
+  private static final Set<String> OWNER_ACLS =
+      Set.of("private", "bucket-owner-read", "bucket-owner-full-control");
+
+  /**
+   * Headers that would send the request elsewhere than its URI says ({@code Host}) or give its
+   * object rights, locks or redirects beyond the catalog's say (a canned ACL but the owner's,
+   * grants, object lock, website redirects): never signed.
+   */
+  private static void refuseHeaders(Map<String, String> header) {
+    String acl = header.get("x-amz-acl");
+    if (acl != null && !OWNER_ACLS.contains(acl)) {
+      throw new Refused("Cannot sign a request with the canned ACL " + acl);
+    }
+    for (String name : header.keySet()) {
+      if (name.equals("host")
+          || name.startsWith("x-amz-grant-")
+          || name.startsWith("x-amz-object-lock-")
+          || name.equals("x-amz-bypass-governance-retention")
+          || name.equals("x-amz-website-redirect-location")) {
+        throw new Refused("Cannot sign a request with the header " + name);
+      }
+    }
+  }
+
   private static Map<String, String> lowerCase(Map<String, List<String>> headers) {
     Map<String, String> lower = new LinkedHashMap<>();
     if (headers == null) {
@@ -355,26 +381,41 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
       throw new Refused("Cannot sign a batch delete whose body is not S3's Delete document");
     }
     List<String> keys = new ArrayList<>();
+    // Only what S3's grammar has, each where it belongs: a store that read an element this parser
+    // skipped could delete a key that was never checked.
+    if (document.getElementsByTagNameNS("*", "Key").getLength()
+        != document.getElementsByTagNameNS("*", "Object").getLength()) {
+      throw new Refused("Cannot sign a batch delete whose objects do not each have one key");
+    }
     NodeList children = root.getChildNodes();
     for (int i = 0; i < children.getLength(); i++) {
-      if (children.item(i) instanceof Element object && "Object".equals(object.getLocalName())) {
-        NodeList parts = object.getChildNodes();
-        String key = null;
-        for (int j = 0; j < parts.getLength(); j++) {
-          if (parts.item(j) instanceof Element part) {
-            switch (part.getLocalName()) {
-              case "Key" -> key = part.getTextContent();
-              case "VersionId" -> throw new Refused("Cannot sign a delete of an object version");
-              default ->
-                  throw new Refused("Cannot sign a batch delete with " + part.getLocalName());
-            }
+      if (!(children.item(i) instanceof Element child)) {
+        continue;
+      }
+      if ("Quiet".equals(child.getLocalName())) {
+        if (child.getElementsByTagNameNS("*", "*").getLength() > 0) {
+          throw new Refused("Cannot sign a batch delete with elements inside Quiet");
+        }
+        continue;
+      }
+      if (!"Object".equals(child.getLocalName())) {
+        throw new Refused("Cannot sign a batch delete with " + child.getLocalName());
+      }
+      NodeList parts = child.getChildNodes();
+      String key = null;
+      for (int j = 0; j < parts.getLength(); j++) {
+        if (parts.item(j) instanceof Element part) {
+          switch (part.getLocalName()) {
+            case "Key" -> key = part.getTextContent();
+            case "VersionId" -> throw new Refused("Cannot sign a delete of an object version");
+            default -> throw new Refused("Cannot sign a batch delete with " + part.getLocalName());
           }
         }
-        if (key == null || key.isEmpty()) {
-          throw new Refused("Cannot sign a batch delete of an object without a key");
-        }
-        keys.add(key);
       }
+      if (key == null || key.isEmpty()) {
+        throw new Refused("Cannot sign a batch delete of an object without a key");
+      }
+      keys.add(key);
     }
     if (keys.isEmpty() || keys.size() > MAX_DELETE_KEYS) {
       throw new Refused(

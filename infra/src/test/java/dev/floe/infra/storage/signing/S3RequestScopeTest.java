@@ -233,6 +233,47 @@ class S3RequestScopeTest {
         .isInstanceOf(S3RequestScope.Refused.class);
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "Host",
+        "X-Amz-Grant-Read",
+        "x-amz-object-lock-mode",
+        "x-amz-bypass-governance-retention",
+        "x-amz-website-redirect-location"
+      })
+  void headersThatRedirectOrWidenAccessAreRefused(String name) {
+    Map<String, List<String>> owner = Map.of("x-amz-acl", List.of("bucket-owner-full-control"));
+    assertThat(S3RequestScope.of(PATH_STYLE, "lake", "PUT", OBJECT, owner, null).write()).isTrue();
+    Map<String, List<String>> publicRead = Map.of("x-amz-acl", List.of("public-read"));
+    assertThatThrownBy(() -> S3RequestScope.of(PATH_STYLE, "lake", "PUT", OBJECT, publicRead, null))
+        .isInstanceOf(S3RequestScope.Refused.class);
+    assertThatThrownBy(
+            () ->
+                S3RequestScope.of(
+                    PATH_STYLE, "lake", "PUT", OBJECT, Map.of(name, List.of("x")), null))
+        .isInstanceOf(S3RequestScope.Refused.class);
+  }
+
+  @Test
+  void aBatchDeleteWithElementsOutsideS3sGrammarIsRefused() {
+    String bucket = "http://127.0.0.1:9000/lake?delete";
+    for (String bad :
+        List.of(
+            "<Delete><Object><Key>warehouse/db/t-1/a</Key></Object>"
+                + "<Foo><Object><Key>warehouse/db/t-2/b</Key></Object></Foo></Delete>",
+            "<Delete><Object><Key>warehouse/db/t-1/a</Key><Key>warehouse/db/t-2/b</Key></Object>"
+                + "</Delete>",
+            "<Delete><Object><Key>warehouse/db/t-1/a</Key></Object><Key>warehouse/db/t-2/b</Key>"
+                + "</Delete>",
+            "<Delete><Object><Key>warehouse/db/t-1/a</Key></Object>"
+                + "<Quiet><Object><Key>warehouse/db/t-2/b</Key></Object></Quiet></Delete>")) {
+      assertThatThrownBy(() -> S3RequestScope.of(PATH_STYLE, "lake", "POST", bucket, Map.of(), bad))
+          .as(bad)
+          .isInstanceOf(S3RequestScope.Refused.class);
+    }
+  }
+
   @Test
   void otherMethodsAndBodiesOnObjectRequestsAreRefused() {
     assertThatThrownBy(() -> scope("PATCH", OBJECT)).isInstanceOf(S3RequestScope.Refused.class);
