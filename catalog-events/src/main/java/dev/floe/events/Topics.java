@@ -32,6 +32,14 @@ public record Topics(String prefix) {
     return prefix + "audit";
   }
 
+  /**
+   * Per principal, table and minute, how many S3 requests the catalog signed and refused for
+   * engines: one {@code DataAccessRecord} each.
+   */
+  public String dataAccess() {
+    return prefix + "data-access";
+  }
+
   /** Outcomes back to the instance holding the HTTP request, keyed by that instance's id. */
   public String replies() {
     return prefix + "replies";

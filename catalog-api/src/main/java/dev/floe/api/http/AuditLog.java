@@ -7,5 +7,11 @@ public interface AuditLog {
    */
   void record(RequestContext request, String route, int status, ApiException error);
 
+  /**
+   * One S3 request of an engine to a table's files that the catalog signed, or refused; counted,
+   * not kept one by one (a refusal is also {@link #record}ed).
+   */
+  default void dataAccess(RequestContext request, String table, boolean write, boolean signed) {}
+
   AuditLog NONE = (request, route, status, error) -> {};
 }

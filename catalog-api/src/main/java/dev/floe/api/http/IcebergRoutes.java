@@ -94,7 +94,8 @@ public final class IcebergRoutes {
     iceberg.add(V1_DELETE_TABLE, write, tables::handleDropTable);
     iceberg.add(V1_TABLE_CREDENTIALS, read, tables::handleLoadCredentials);
     if (catalog.storage().signer().anyEnabled()) {
-      iceberg.add(V1_TABLE_REMOTE_SIGN, Guards.SIGN, new RemoteSignHandler(catalog)::handleSign);
+      iceberg.add(
+          V1_TABLE_REMOTE_SIGN, Guards.SIGN, new RemoteSignHandler(catalog, audit)::handleSign);
     }
     OwnerReadHandlers owner = new OwnerReadHandlers(catalog);
     route.add(GET, OwnerReads.CLAIMED_PATH, read, owner::handleClaimedLocation);

@@ -2,12 +2,20 @@ package dev.floe.api.http;
 
 import dev.floe.client.Uuid7;
 import dev.floe.events.AuditRecord;
+import dev.floe.events.DataAccessRecord;
 import dev.floe.events.Topics;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.rest.Endpoint;
@@ -25,13 +33,15 @@ import org.slf4j.LoggerFactory;
  * read), whatever its outcome: changes, refused input, failed commits with the requirement that
  * failed. Reads are recorded too when {@code floe.audit.reads=true}. Keyed by warehouse. Holds no
  * token or credential: the principal is a name, and messages are the ErrorModel messages the client
- * saw.
+ * saw. Engines' S3 requests that the catalog signs or refuses are counted per principal, table,
+ * operation and minute, on {@code floe.data-access} ({@link DataAccessRecord}).
  */
 public final class KafkaAuditLog implements AuditLog, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaAuditLog.class);
 
   private final KafkaProducer<String, byte[]> producer;
   private final String topic;
+  private final String dataAccessTopic;
   private final boolean reads;
 
   /**
@@ -63,6 +73,8 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
     props.put(ProducerConfig.LINGER_MS_CONFIG, 5);
     this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     this.topic = topics.audit();
+    this.dataAccessTopic = topics.dataAccess();
+    flusher.scheduleWithFixedDelay(() -> flushAccess(false), 5, 5, TimeUnit.SECONDS);
     this.reads = reads;
   }
 
@@ -119,8 +131,79 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
         });
   }
 
+  /** One minute's count of one principal's signed and refused requests to one table. */
+  private record AccessKey(
+      long minute, String warehouse, String principal, String table, boolean write) {}
+
+  private final Map<AccessKey, long[]> access = new HashMap<>();
+
+  /** Writes the counts of the minutes that are over, every few seconds. */
+  private final ScheduledExecutorService flusher =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "floe-data-access");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  @Override
+  public void dataAccess(RequestContext request, String table, boolean write, boolean signed) {
+    long minute = System.currentTimeMillis() / 60_000;
+    AccessKey key =
+        new AccessKey(minute, request.warehouse(), request.principalName(), table, write);
+    synchronized (access) {
+      long[] counts = access.computeIfAbsent(key, k -> new long[2]);
+      counts[signed ? 0 : 1]++;
+    }
+  }
+
+  /** Sends the counts of the minutes before this one; with {@code all}, this one's too. */
+  private void flushAccess(boolean all) {
+    long now = System.currentTimeMillis() / 60_000;
+    List<DataAccessRecord> done = new ArrayList<>();
+    synchronized (access) {
+      for (Iterator<Map.Entry<AccessKey, long[]>> it = access.entrySet().iterator();
+          it.hasNext(); ) {
+        Map.Entry<AccessKey, long[]> entry = it.next();
+        AccessKey key = entry.getKey();
+        if (all || key.minute() < now) {
+          done.add(
+              new DataAccessRecord(
+                  Instant.ofEpochMilli(key.minute() * 60_000).toString(),
+                  key.warehouse(),
+                  key.principal(),
+                  key.table(),
+                  key.write() ? "write" : "read",
+                  entry.getValue()[0],
+                  entry.getValue()[1]));
+          it.remove();
+        }
+      }
+    }
+    for (DataAccessRecord record : done) {
+      try {
+        producer.send(
+            new ProducerRecord<>(dataAccessTopic, record.warehouse(), record.toBytes()),
+            (metadata, e) -> {
+              if (e != null) {
+                LOG.warn("Cannot write a data access record: {}", e.toString());
+              }
+            });
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot write a data access record: {}", e.toString());
+      }
+    }
+  }
+
   @Override
   public void close() {
+    flusher.shutdown();
+    try {
+      flusher.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    flushAccess(true);
     sender.shutdown();
     try {
       sender.awaitTermination(5, TimeUnit.SECONDS);

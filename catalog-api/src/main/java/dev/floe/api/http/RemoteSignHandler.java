@@ -13,9 +13,11 @@ import org.apache.iceberg.rest.requests.RemoteSignRequest;
  */
 final class RemoteSignHandler {
   private final CatalogContext catalog;
+  private final AuditLog audit;
 
-  RemoteSignHandler(CatalogContext catalog) {
+  RemoteSignHandler(CatalogContext catalog, AuditLog audit) {
     this.catalog = catalog;
+    this.audit = audit;
   }
 
   /**
@@ -45,6 +47,17 @@ final class RemoteSignHandler {
     }
     StorageAccess storage = catalog.storage();
     boolean mayWrite = storage.accessLevel(request, table) == AccessLevel.READ_WRITE;
-    return storage.signer().sign(table, held, mayWrite, sign);
+    boolean write =
+        !"GET".equalsIgnoreCase(sign.method()) && !"HEAD".equalsIgnoreCase(sign.method());
+    try {
+      HttpResult signed = storage.signer().sign(table, held, mayWrite, sign);
+      audit.dataAccess(request, table.toString(), write, true);
+      return signed;
+    } catch (ApiException e) {
+      if (e.status() == 403) {
+        audit.dataAccess(request, table.toString(), write, false);
+      }
+      throw e;
+    }
   }
 }

@@ -89,7 +89,11 @@ final class RemoteSigner {
     }
     Optional<String> outside = scope.outside(locations, held);
     if (outside.isPresent()) {
-      throw refused(table, "the request reaches " + outside.get() + ", outside the table");
+      throw refused(
+          table,
+          "the request reaches "
+              + S3RequestScope.bounded(outside.get())
+              + ", outside the table's location");
     }
     Map<String, List<String>> headers =
         signer.sign(

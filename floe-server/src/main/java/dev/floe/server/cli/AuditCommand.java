@@ -43,6 +43,13 @@ final class AuditCommand {
         description = "only these HTTP statuses, comma-separated; 4xx or 5xx match a class")
     String statuses;
 
+    @Option(
+        names = "--data-access",
+        description =
+            "engines' S3 requests the catalog signed and refused, per principal, table and"
+                + " minute (floe.data-access), instead of request outcomes")
+    boolean dataAccess;
+
     Tail(Streams streams) {
       this.streams = streams;
     }
@@ -51,7 +58,7 @@ final class AuditCommand {
     public Integer call() {
       TailOptions options;
       try {
-        options = TailOptions.audit(common, principal, statuses);
+        options = TailOptions.audit(common, principal, statuses, dataAccess);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage());
       }

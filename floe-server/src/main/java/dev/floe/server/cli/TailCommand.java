@@ -57,9 +57,18 @@ final class TailCommand {
       return HttpEventsTail.run(options, out);
     }
     Topics topics = new Topics(options.topicPrefix());
-    boolean events = "events".equals(options.what());
-    String topic = events ? topics.events() : topics.audit();
-    Lines lines = events ? new EventLines(options) : new AuditLines(options);
+    String topic =
+        switch (options.what()) {
+          case "events" -> topics.events();
+          case "data-access" -> topics.dataAccess();
+          default -> topics.audit();
+        };
+    Lines lines =
+        switch (options.what()) {
+          case "events" -> new EventLines(options);
+          case "data-access" -> new DataAccessLines(options);
+          default -> new AuditLines(options);
+        };
     String bootstrap = bootstrapServers(options);
     KafkaAddress.requireReachable(bootstrap);
     try (KafkaConsumer<byte[], byte[]> consumer =

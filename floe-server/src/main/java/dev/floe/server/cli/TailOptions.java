@@ -123,9 +123,16 @@ record TailOptions(
    *
    * @param statuses comma-separated HTTP statuses or classes (4xx), or null for every one
    */
-  static TailOptions audit(Common common, String principal, String statuses) {
+  /**
+   * @param dataAccess the signed and refused S3 requests per minute ({@code floe.data-access})
+   *     instead of the request outcomes
+   */
+  static TailOptions audit(Common common, String principal, String statuses, boolean dataAccess) {
+    if (dataAccess && statuses != null) {
+      throw new IllegalArgumentException("--status filters request outcomes, not --data-access");
+    }
     return new TailOptions(
-        "audit",
+        dataAccess ? "data-access" : "audit",
         common.kafka,
         common.dataDir,
         common.topicPrefix,

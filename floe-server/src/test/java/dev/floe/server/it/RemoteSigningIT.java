@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.infra.testing.S3ProxyProcess;
+import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
@@ -300,6 +304,62 @@ class RemoteSigningIT {
     assertRefused(signAs("mine", writer, "GET", base + key + "/f", "s3", "eu-west-1"), 400);
 
     assertThat(bucketContents()).isEqualTo(before);
+  }
+
+  @Test
+  void signedAndRefusedRequestsAreCountedPerPrincipalTableAndMinute() throws Exception {
+    String location = table("counted");
+    String object = objectUri(location, "data/f.bin");
+    for (int i = 0; i < 2; i++) {
+      assertThat(sign("counted", reader, "GET", object, null).statusCode()).isEqualTo(200);
+    }
+    assertRefused(sign("counted", writer, "PUT", s3.endpoint() + "/archive/x/f", null), 403);
+    // A minute's counts are written once the minute is over: `floe audit tail --data-access`.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+    long[] reads;
+    long[] writes;
+    do {
+      Thread.sleep(2_000);
+      List<String> lines = dataAccessLines();
+      reads = counts(lines, "lake.db.counted  read  by=rita");
+      writes = counts(lines, "lake.db.counted  write  by=wanda");
+    } while ((reads[0] < 2 || writes[1] < 1) && System.nanoTime() < deadline);
+    assertThat(reads).containsExactly(2, 0);
+    assertThat(writes).containsExactly(0, 1);
+  }
+
+  /** {@code floe audit tail --data-access} of the whole topic, in this JVM. */
+  private static List<String> dataAccessLines() {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    PrintStream printed = new PrintStream(bytes, true, StandardCharsets.UTF_8);
+    int code =
+        Main.run(
+            new String[] {
+              "audit",
+              "tail",
+              "--data-access",
+              "--data-dir",
+              floe.dataDir().toString(),
+              "--from-beginning",
+              "--to-end"
+            },
+            printed,
+            printed);
+    String out = bytes.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(out).isZero();
+    return out.lines().toList();
+  }
+
+  /** The signed and refused counts of the lines about one principal, table and operation. */
+  private static long[] counts(List<String> lines, String about) {
+    long[] sums = new long[2];
+    for (String line : lines) {
+      if (line.contains(about)) {
+        sums[0] += Long.parseLong(line.replaceAll(".*signed=(\\d+).*", "$1"));
+        sums[1] += Long.parseLong(line.replaceAll(".*refused=(\\d+).*", "$1"));
+      }
+    }
+    return sums;
   }
 
   private static void assertRefused(HttpResponse<String> response, int status) throws IOException {

@@ -72,6 +72,7 @@ public final class TopicProvisioner {
             topics.events(), configs("-1"),
             // Audit records are kept a year by default; operators set their own retention.
             topics.audit(), configs(String.valueOf(365 * 86_400_000L)),
+            topics.dataAccess(), configs(String.valueOf(365 * 86_400_000L)),
             topics.replies(), configs(String.valueOf(3_600_000L)));
     try {
       Set<String> existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);

@@ -2,7 +2,7 @@ package dev.floe.infra.storage.signing;
 
 import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.infra.storage.config.StorageProfile.S3Settings;
-import java.io.ByteArrayInputStream;
+import java.io.StringReader;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
@@ -18,12 +18,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import javax.xml.XMLConstants;
-import javax.xml.parsers.DocumentBuilder;
-import javax.xml.parsers.DocumentBuilderFactory;
-import org.w3c.dom.Document;
-import org.w3c.dom.Element;
-import org.w3c.dom.NodeList;
+import java.util.regex.Pattern;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
 
 /**
  * What one S3 request a client asks the catalog to sign would touch: whether it reads or writes,
@@ -88,7 +87,7 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
       String body) {
     String verb = method == null ? "" : method.toUpperCase(Locale.ROOT);
     if (!OBJECT_PARAMETERS.containsKey(verb)) {
-      throw new Refused("Cannot sign a " + method + " request");
+      throw new Refused("Cannot sign a " + bounded(String.valueOf(method)) + " request");
     }
     URI parsed;
     try {
@@ -188,15 +187,21 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
     if (!path.isEmpty() && !path.startsWith("/")) {
       throw new Refused("Cannot sign a request with a relative path");
     }
+    if (path.indexOf(';') >= 0) {
+      // Servlet-based stores strip ";parameters" from path segments ("..;" would climb out).
+      throw new Refused("Cannot sign a request whose path holds ';'");
+    }
     String rest = path.isEmpty() ? "" : path.substring(1);
     for (Endpoint endpoint : endpoints(s3)) {
       if (!scheme.equals(endpoint.scheme()) || port(uri) != endpoint.port()) {
         continue;
       }
-      if (host.equals(bucket + "." + endpoint.host())) {
+      // Only the addressing style the storage is configured with, the one clients are told: a
+      // store without virtual hosts would read "bucket.endpoint/a/b" as bucket "a".
+      if (!s3.pathStyleAccess() && host.equals(bucket + "." + endpoint.host())) {
         return rest;
       }
-      if (host.equals(endpoint.host())) {
+      if (s3.pathStyleAccess() && host.equals(endpoint.host())) {
         int slash = rest.indexOf('/');
         String first = slash < 0 ? rest : rest.substring(0, slash);
         if (!first.equals(bucket)) {
@@ -205,7 +210,11 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
         return slash < 0 ? "" : rest.substring(slash + 1);
       }
     }
-    throw new Refused("Cannot sign a request to " + host + ": not the table's storage endpoint");
+    throw new Refused(
+        "Cannot sign a request to "
+            + (host.isEmpty() ? "this URI" : bounded(host))
+            + ": not the table's storage endpoint, addressed "
+            + (s3.pathStyleAccess() ? "path style" : "virtual-host style"));
   }
 
   private record Endpoint(String scheme, String host, int port) {}
@@ -250,7 +259,8 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
         throw new Refused("Cannot sign a request that carries presigning parameters");
       }
       if (parameters.put(name, value) != null) {
-        throw new Refused("Cannot sign a request that repeats the query parameter " + name);
+        throw new Refused(
+            "Cannot sign a request that repeats the query parameter " + bounded(name));
       }
     }
     return parameters;
@@ -267,9 +277,20 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
   private static void allowOnly(Map<String, String> query, Set<String> allowed, String what) {
     for (String name : query.keySet()) {
       if (!allowed.contains(name)) {
-        throw new Refused("Cannot sign " + what + " with the query parameter " + name);
+        throw new Refused("Cannot sign " + what + " with the query parameter " + bounded(name));
       }
     }
+  }
+
+  /** A header name as HTTP has it (RFC 9110's token). */
+  private static final Pattern TOKEN = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
+
+  /** CR, LF, NUL and the other control characters but tab, which no header value may hold. */
+  private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x08\\x0a-\\x1f\\x7f]");
+
+  /** A caller's text in a refusal: no longer than a line. */
+  public static String bounded(String text) {
+    return text.length() <= 120 ? text : text.substring(0, 120) + "…";
   }
 
   /** Canned ACLs that give no one but the bucket's owner more (Iceberg's {@code s3.acl}). */
@@ -284,7 +305,7 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
   private static void refuseHeaders(Map<String, String> header) {
     String acl = header.get("x-amz-acl");
     if (acl != null && !OWNER_ACLS.contains(acl)) {
-      throw new Refused("Cannot sign a request with the canned ACL " + acl);
+      throw new Refused("Cannot sign a request with the canned ACL " + bounded(acl));
     }
     for (String name : header.keySet()) {
       if (name.equals("host")
@@ -292,7 +313,7 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
           || name.startsWith("x-amz-object-lock-")
           || name.equals("x-amz-bypass-governance-retention")
           || name.equals("x-amz-website-redirect-location")) {
-        throw new Refused("Cannot sign a request with the header " + name);
+        throw new Refused("Cannot sign a request with the header " + bounded(name));
       }
     }
   }
@@ -304,12 +325,19 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
     }
     headers.forEach(
         (name, values) -> {
+          if (!TOKEN.matcher(name).matches()) {
+            throw new Refused("Cannot sign a request with a malformed header name");
+          }
+          if (values != null
+              && values.stream().anyMatch(v -> v == null || CONTROL.matcher(v).find())) {
+            throw new Refused("Cannot sign a request with a control character in a header");
+          }
           String key = name.toLowerCase(Locale.ROOT);
           if (values != null && values.size() > 1 && key.startsWith("x-amz-")) {
-            throw new Refused("Cannot sign a request that repeats the header " + name);
+            throw new Refused("Cannot sign a request that repeats the header " + bounded(name));
           }
           if (lower.put(key, values == null || values.isEmpty() ? "" : values.get(0)) != null) {
-            throw new Refused("Cannot sign a request that repeats the header " + name);
+            throw new Refused("Cannot sign a request that repeats the header " + bounded(name));
           }
         });
     return lower;
@@ -327,6 +355,9 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
       throw new Refused("Cannot sign a copy with a malformed x-amz-copy-source");
     }
     String sourceBucket = decode(source.substring(0, slash));
+    if (!sourceBucket.equals(sourceBucket.toLowerCase(Locale.ROOT))) {
+      throw new Refused("Cannot sign a copy from a bucket named with capitals");
+    }
     return "s3://" + sourceBucket + "/" + source.substring(slash + 1);
   }
 
@@ -360,62 +391,94 @@ public record S3RequestScope(boolean write, List<String> objects, Optional<Strin
     }
   }
 
-  /** The keys of a {@code DeleteObjects} body ({@code <Delete><Object><Key>…}). */
+  /** S3's namespace for its XML documents; an element may also be in none. */
+  private static final String S3_NAMESPACE = "http://s3.amazonaws.com/doc/2006-03-01/";
+
+  /** The largest batch delete body read: 1,000 keys of S3's longest (1,024 bytes) and markup. */
+  static final int MAX_DELETE_BODY = 1_200_000;
+
+  /**
+   * The keys of a {@code DeleteObjects} body, read by S3's grammar and nothing more: {@code
+   * <Delete>} holding {@code <Object>}s of exactly one {@code <Key>} each, and an optional {@code
+   * <Quiet>}; a key is plain text (no element, comment, CDATA or processing instruction inside it,
+   * which stores read differently: one that kept only the text after a child element would delete a
+   * key that was never checked). Anything else is refused. Streamed, so nesting costs no stack.
+   */
   private static List<String> deleteKeys(String body) {
-    Document document;
-    try {
-      DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
-      factory.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-      factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
-      factory.setXIncludeAware(false);
-      factory.setExpandEntityReferences(false);
-      factory.setNamespaceAware(true);
-      DocumentBuilder builder = factory.newDocumentBuilder();
-      builder.setErrorHandler(null);
-      document = builder.parse(new ByteArrayInputStream(body.getBytes(StandardCharsets.UTF_8)));
-    } catch (Exception e) {
-      throw new Refused("Cannot sign a batch delete whose body is not S3's Delete document");
+    if (body.length() > MAX_DELETE_BODY) {
+      throw new Refused("Cannot sign a batch delete whose body is over " + MAX_DELETE_BODY);
     }
-    Element root = document.getDocumentElement();
-    if (!"Delete".equals(root.getLocalName())) {
-      throw new Refused("Cannot sign a batch delete whose body is not S3's Delete document");
+    if (body.contains("<![CDATA[")) {
+      // The JDK's reader hands CDATA over as plain text: refused before it reads.
+      throw new Refused("Cannot sign a batch delete with CDATA");
     }
+    XMLInputFactory factory = XMLInputFactory.newFactory();
+    factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+    factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+    factory.setProperty(XMLInputFactory.IS_NAMESPACE_AWARE, true);
+    factory.setProperty(XMLInputFactory.IS_COALESCING, false);
     List<String> keys = new ArrayList<>();
-    // Only what S3's grammar has, each where it belongs: a store that read an element this parser
-    // skipped could delete a key that was never checked.
-    if (document.getElementsByTagNameNS("*", "Key").getLength()
-        != document.getElementsByTagNameNS("*", "Object").getLength()) {
-      throw new Refused("Cannot sign a batch delete whose objects do not each have one key");
-    }
-    NodeList children = root.getChildNodes();
-    for (int i = 0; i < children.getLength(); i++) {
-      if (!(children.item(i) instanceof Element child)) {
-        continue;
-      }
-      if ("Quiet".equals(child.getLocalName())) {
-        if (child.getElementsByTagNameNS("*", "*").getLength() > 0) {
-          throw new Refused("Cannot sign a batch delete with elements inside Quiet");
-        }
-        continue;
-      }
-      if (!"Object".equals(child.getLocalName())) {
-        throw new Refused("Cannot sign a batch delete with " + child.getLocalName());
-      }
-      NodeList parts = child.getChildNodes();
-      String key = null;
-      for (int j = 0; j < parts.getLength(); j++) {
-        if (parts.item(j) instanceof Element part) {
-          switch (part.getLocalName()) {
-            case "Key" -> key = part.getTextContent();
-            case "VersionId" -> throw new Refused("Cannot sign a delete of an object version");
-            default -> throw new Refused("Cannot sign a batch delete with " + part.getLocalName());
+    try {
+      XMLStreamReader xml = factory.createXMLStreamReader(new StringReader(body));
+      List<String> path = new ArrayList<>();
+      StringBuilder text = new StringBuilder();
+      boolean keyInObject = false;
+      while (xml.hasNext()) {
+        int event = xml.next();
+        switch (event) {
+          case XMLStreamConstants.START_ELEMENT -> {
+            String ns = xml.getNamespaceURI();
+            if (ns != null && !ns.isEmpty() && !ns.equals(S3_NAMESPACE)) {
+              throw new Refused("Cannot sign a batch delete with elements of another namespace");
+            }
+            String name = xml.getLocalName();
+            String parent = path.isEmpty() ? "" : path.get(path.size() - 1);
+            boolean allowed =
+                switch (name) {
+                  case "Delete" -> path.isEmpty();
+                  case "Object", "Quiet" -> parent.equals("Delete") && path.size() == 1;
+                  case "Key" -> parent.equals("Object") && !keyInObject;
+                  default -> false;
+                };
+            if (!allowed) {
+              throw new Refused("Cannot sign a batch delete with " + name + " there");
+            }
+            if (name.equals("Object")) {
+              keyInObject = false;
+            }
+            path.add(name);
+            text.setLength(0);
           }
+          case XMLStreamConstants.CHARACTERS, XMLStreamConstants.SPACE -> {
+            String parent = path.isEmpty() ? "" : path.get(path.size() - 1);
+            if (parent.equals("Key") || parent.equals("Quiet")) {
+              text.append(xml.getText());
+            } else if (!xml.isWhiteSpace()) {
+              throw new Refused("Cannot sign a batch delete with text outside its keys");
+            }
+          }
+          case XMLStreamConstants.END_ELEMENT -> {
+            String name = path.remove(path.size() - 1);
+            if (name.equals("Key")) {
+              if (text.isEmpty()) {
+                throw new Refused("Cannot sign a batch delete of an object without a key");
+              }
+              keys.add(text.toString());
+              keyInObject = true;
+            } else if (name.equals("Object") && !keyInObject) {
+              throw new Refused("Cannot sign a batch delete of an object without a key");
+            }
+            text.setLength(0);
+          }
+          case XMLStreamConstants.START_DOCUMENT, XMLStreamConstants.END_DOCUMENT -> {}
+          default ->
+              throw new Refused(
+                  "Cannot sign a batch delete with a comment, CDATA, a processing instruction or"
+                      + " a document type");
         }
       }
-      if (key == null || key.isEmpty()) {
-        throw new Refused("Cannot sign a batch delete of an object without a key");
-      }
-      keys.add(key);
+    } catch (XMLStreamException e) {
+      throw new Refused("Cannot sign a batch delete whose body is not S3's Delete document");
     }
     if (keys.isEmpty() || keys.size() > MAX_DELETE_KEYS) {
       throw new Refused(

@@ -275,6 +275,76 @@ class S3RequestScopeTest {
   }
 
   @Test
+  void onlyTheStoragesAddressingStyleIsSigned() {
+    // A store without virtual hosts would read "lake.host/warehouse/…" as bucket "warehouse".
+    assertThatThrownBy(
+            () -> scope("GET", "http://lake.127.0.0.1:9000/warehouse/db/t-1/data/f.parquet"))
+        .isInstanceOf(S3RequestScope.Refused.class);
+    assertThatThrownBy(
+            () ->
+                S3RequestScope.of(
+                    VIRTUAL_HOST,
+                    "lake",
+                    "GET",
+                    "http://minio.test:9000/lake/warehouse/db/t-1/data/f.parquet",
+                    Map.of(),
+                    null))
+        .isInstanceOf(S3RequestScope.Refused.class);
+  }
+
+  @Test
+  void keysThatStoresReadDifferentlyAreRefused() {
+    String bucket = "http://127.0.0.1:9000/lake?delete";
+    String mine = "warehouse/db/t-1/";
+    String theirs = "warehouse/db/t-2/data/secret";
+    for (String key :
+        List.of(
+            mine + "<x/>" + theirs, // a store that keeps the text after the last child
+            mine + "<b>x</b>" + theirs,
+            mine + "<!-- -->" + theirs,
+            mine + "<![CDATA[]]>" + theirs,
+            mine + "<?pi x?>" + theirs)) {
+      String body = "<Delete><Object><Key>" + key + "</Key></Object></Delete>";
+      assertThatThrownBy(
+              () -> S3RequestScope.of(PATH_STYLE, "lake", "POST", bucket, Map.of(), body))
+          .as(body)
+          .isInstanceOf(S3RequestScope.Refused.class);
+    }
+    String otherNamespace =
+        "<Delete><Object><k:Key xmlns:k='urn:x'>" + mine + "a</k:Key></Object></Delete>";
+    String twoKeys =
+        "<Delete><Object><Key>" + mine + "a</Key><Key>" + mine + "b</Key></Object></Delete>";
+    String deep = "<Delete>" + "<a>".repeat(50_000) + "</Delete>";
+    for (String body : List.of(otherNamespace, twoKeys, deep)) {
+      assertThatThrownBy(
+              () -> S3RequestScope.of(PATH_STYLE, "lake", "POST", bucket, Map.of(), body))
+          .isInstanceOf(S3RequestScope.Refused.class);
+    }
+    String s3 =
+        "<Delete xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\"><Quiet>true</Quiet>"
+            + "<Object><Key>"
+            + mine
+            + "a &amp; b</Key></Object></Delete>";
+    assertThat(S3RequestScope.of(PATH_STYLE, "lake", "POST", bucket, Map.of(), s3).objects())
+        .containsExactly("s3://lake/" + mine + "a & b");
+  }
+
+  @Test
+  void pathParametersControlCharactersAndCapitalisedSourcesAreRefused() {
+    assertThatThrownBy(() -> scope("GET", "http://127.0.0.1:9000/lake/warehouse/db/t-1/..;/t-2/f"))
+        .isInstanceOf(S3RequestScope.Refused.class);
+    for (Map<String, List<String>> headers :
+        List.of(
+            Map.of("x-amz-meta-a", List.of("a\r\nx-amz-copy-source: lake/x")),
+            Map.of("bad name", List.of("x")),
+            Map.of("x-amz-copy-source", List.of("LAKE/warehouse/db/t-1/f")))) {
+      assertThatThrownBy(() -> S3RequestScope.of(PATH_STYLE, "lake", "PUT", OBJECT, headers, null))
+          .as(headers.toString())
+          .isInstanceOf(S3RequestScope.Refused.class);
+    }
+  }
+
+  @Test
   void otherMethodsAndBodiesOnObjectRequestsAreRefused() {
     assertThatThrownBy(() -> scope("PATCH", OBJECT)).isInstanceOf(S3RequestScope.Refused.class);
     assertThatThrownBy(
