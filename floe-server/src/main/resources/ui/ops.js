@@ -681,5 +681,39 @@ export async function auditPage(ctx, root) {
       out,
     ),
   );
+  const access = h("div");
+  root.append(
+    section(
+      "Data access, newest minute first",
+      null,
+      h("p", { class: "muted" }, "Engines' S3 requests to tables' files that Floe signed and refused (remote signing), per principal, table and minute, recorded on floe.data-access once the minute is over."),
+      access,
+    ),
+  );
   await load();
+  try {
+    const counts = (await api(mgmt(whPath(wh) + "/data-access?limit=200"))).records || [];
+    access.replaceChildren(
+      counts.length
+        ? table(
+            ["Minute", "Principal", "Table", "Operation", "Signed", "Refused"],
+            counts.map((r) =>
+              h(
+                "tr",
+                { "data-test": "data-access-row" },
+                h("td", { class: "nowrap" }, r.minute),
+                h("td", null, r.principal),
+                h("td", null, r.table),
+                h("td", null, r.operation),
+                h("td", null, String(r.signed)),
+                h("td", null, String(r.refused)),
+              ),
+            ),
+            { "data-test": "data-access" },
+          )
+        : h("p", { class: "muted", "data-test": "data-access-empty" }, "No signed or refused S3 request recorded."),
+    );
+  } catch (e) {
+    access.replaceChildren(errorBox(e));
+  }
 }

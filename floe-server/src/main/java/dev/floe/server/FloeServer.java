@@ -161,7 +161,7 @@ public final class FloeServer implements AutoCloseable {
             .start();
     eventPages = new EventLogPages(bootstrapServers, topics.events(), EVENT_READERS);
     eventTail = new EventTail(bootstrapServers, topics.events()).start();
-    recentAudit = new RecentAudit(bootstrapServers, topics.audit());
+    recentAudit = new RecentAudit(bootstrapServers, topics.audit(), topics.dataAccess());
     kafkaReachability = new KafkaReachability(bootstrapServers);
     HealthHandlers health = new HealthHandlers(streams::state, kafkaReachability::check);
     peerWatch =

@@ -3,6 +3,7 @@ package dev.floe.api.http;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.AuditRecord;
+import dev.floe.events.DataAccessRecord;
 import dev.floe.events.FloeJson;
 import dev.floe.projections.audit.RecentAudit;
 import io.vertx.core.Future;
@@ -40,15 +41,33 @@ final class AuditHandlers {
                 && (principal == null || principal.equals(record.principal()))
                 && (statuses.isEmpty()
                     || statuses.stream().anyMatch(s -> matches(s, record.status())));
-    return catalog
-        .read(() -> audit.newest(matches, limit))
-        .map(
-            records -> {
-              ObjectNode body = FloeJson.mapper().createObjectNode();
-              ArrayNode list = body.putArray("records");
-              records.forEach(r -> list.add(FloeJson.mapper().valueToTree(r)));
-              return new HttpResult(200, FloeJson.toBytes(body), Map.of());
-            });
+    return catalog.read(() -> audit.newest(matches, limit)).map(AuditHandlers::answer);
+  }
+
+  /**
+   * {@code GET /management/v1/warehouses/{w}/data-access}: the newest counts of the engines' S3
+   * requests that the catalog signed and refused, per principal, table, operation and minute;
+   * {@code ?principal=} and {@code ?table=ns.t} narrow them, {@code ?limit=} caps them.
+   */
+  Future<HttpResult> handleDataAccess(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    String principal = request.query("principal");
+    String table = request.query("table");
+    int limit = limit(request.query("limit"));
+    Predicate<DataAccessRecord> matches =
+        record ->
+            warehouse.equals(record.warehouse())
+                && (principal == null || principal.equals(record.principal()))
+                && (table == null || table.equals(record.table()));
+    return catalog.read(() -> audit.newestDataAccess(matches, limit)).map(AuditHandlers::answer);
+  }
+
+  /** {@code {"records": [...]}}. */
+  private static HttpResult answer(List<?> records) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    ArrayNode list = body.putArray("records");
+    records.forEach(r -> list.add(FloeJson.mapper().valueToTree(r)));
+    return new HttpResult(200, FloeJson.toBytes(body), Map.of());
   }
 
   private static boolean matches(String status, int actual) {

@@ -156,6 +156,7 @@ public final class IcebergRoutes {
     route.add(
         PUT, visibility, ManagementGuards.MANAGE_PATH_NAMESPACE, management::handleSetVisibility);
     route.add(GET, wh + "/audit", ManagementGuards.WAREHOUSE_ADMIN, audits::handleAudit);
+    route.add(GET, wh + "/data-access", ManagementGuards.WAREHOUSE_ADMIN, audits::handleDataAccess);
     route.add(
         GET,
         wh + "/deleted",

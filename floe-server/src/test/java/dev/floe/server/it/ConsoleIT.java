@@ -379,6 +379,16 @@ class ConsoleIT {
     assertThat(
             AuthHttp.send(
                     floe.uri(),
+                    "GET",
+                    "/management/v1/warehouses/default/data-access",
+                    outsider,
+                    null)
+                .status())
+        .as("so are the data access counts")
+        .isEqualTo(403);
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(),
                     "POST",
                     "/v1/default/namespaces",
                     outsider,
@@ -405,6 +415,8 @@ class ConsoleIT {
           .as("each request's method once")
           .anyMatch(r -> r.contains("POST /v1/{prefix}/namespaces"))
           .noneMatch(r -> r.contains("POST POST"));
+      // This warehouse signs no S3 request: its data access section says so.
+      assertThat(browser.await("data-access-empty").getText()).contains("No signed or refused");
       assertThat(browser.consoleErrors()).isEmpty();
     }
     JsonNode records =

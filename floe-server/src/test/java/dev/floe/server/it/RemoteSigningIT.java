@@ -326,6 +326,28 @@ class RemoteSigningIT {
     } while ((reads[0] < 2 || writes[1] < 1) && System.nanoTime() < deadline);
     assertThat(reads).containsExactly(2, 0);
     assertThat(writes).containsExactly(0, 1);
+    // The same counts through the management API (the console's Audit page), for the admin.
+    JsonNode records =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "GET",
+                "/management/v1/warehouses/lake/data-access?table=db.counted&principal=rita",
+                floe.adminToken(),
+                null)
+            .json()
+            .path("records");
+    long signedByRita = 0;
+    for (JsonNode record : records) {
+      assertThat(record.path("operation").asText()).isEqualTo("read");
+      signedByRita += record.path("signed").asLong();
+    }
+    assertThat(signedByRita).isEqualTo(2);
+    assertThat(
+            AuthHttp.send(
+                    floe.uri(), "GET", "/management/v1/warehouses/lake/data-access", reader, null)
+                .status())
+        .isEqualTo(403);
   }
 
   /** {@code floe audit tail --data-access} of the whole topic, in this JVM. */
