@@ -44,29 +44,11 @@ pids=()
 stop() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap stop EXIT
 
-cat > "$work/logback.xml" <<'XML'
-<configuration><appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %level %logger - %msg%n</pattern></encoder></appender><root level="WARN"><appender-ref ref="OUT"/></root></configuration>
-XML
-cat > "$work/s3proxy.properties" <<PROPS
-s3proxy.endpoint=http://127.0.0.1:$s3_port
-s3proxy.authorization=aws-v2-or-v4
-s3proxy.identity=bench
-s3proxy.credential=bench-secret
-s3proxy.ignore-unknown-headers=true
-jclouds.provider=filesystem
-jclouds.filesystem.basedir=$work/s3
-jclouds.identity=bench
-jclouds.credential=bench-secret
-PROPS
 echo "Starting S3Proxy on port $s3_port and the delay proxy ($delay ms) on port $proxy_port..." >&2
-java -Xmx512m -Dlogback.configurationFile="$work/logback.xml" \
-  -cp "$(cat "$root/test-s3proxy/target/classes/floe-s3proxy.classpath")" org.gaul.s3proxy.Main \
-  --properties "$work/s3proxy.properties" > "$work/s3proxy.log" 2>&1 &
-pids+=($!)
+s3proxy_start "$work" "$s3_port"
 java -cp "$bench_cp" dev.floe.bench.DelayProxy --port "$proxy_port" \
   --upstream "127.0.0.1:$s3_port" --delay-ms "$delay" > "$work/delay-proxy.log" 2>&1 &
 pids+=($!)
-until curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; do sleep 0.3; done
 
 start_floe() { # name port write-ahead metadata-exists-ttl [instance whose broker and warehouse to join]
   cat > "$work/$1.properties" <<PROPS

@@ -33,26 +33,8 @@ pids=()
 stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
 trap stop EXIT
 
-cat > "$work/logback.xml" <<'XML'
-<configuration><appender name="OUT" class="ch.qos.logback.core.ConsoleAppender"><encoder><pattern>%d %level %logger - %msg%n</pattern></encoder></appender><root level="WARN"><appender-ref ref="OUT"/></root></configuration>
-XML
-cat > "$work/s3proxy.properties" <<PROPS
-s3proxy.endpoint=http://127.0.0.1:$s3_port
-s3proxy.authorization=aws-v2-or-v4
-s3proxy.identity=bench
-s3proxy.credential=bench-secret
-s3proxy.ignore-unknown-headers=true
-jclouds.provider=filesystem
-jclouds.filesystem.basedir=$work/s3
-jclouds.identity=bench
-jclouds.credential=bench-secret
-PROPS
 echo "Starting S3Proxy on port $s3_port..." >&2
-java -Xmx512m -Dlogback.configurationFile="$work/logback.xml" \
-  -cp "$(cat "$root/test-s3proxy/target/classes/floe-s3proxy.classpath")" org.gaul.s3proxy.Main \
-  --properties "$work/s3proxy.properties" > "$work/s3proxy.log" 2>&1 &
-pids+=($!)
-until curl -s -o /dev/null "http://127.0.0.1:$s3_port/"; do sleep 0.3; done
+s3proxy_start "$work" "$s3_port"
 
 cat > "$work/floe.properties" <<PROPS
 floe.warehouse.default.location=s3://lake/warehouse

@@ -5,10 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.infra.testing.LocalSts;
 import dev.floe.infra.testing.S3ProxyProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import dev.floe.infra.testing.ServerMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -28,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * started here), and Spark is given only the catalog's URI and the warehouse name. The access
  * delegation header comes from Floe's /v1/config; endpoint, path style, region and the temporary
  * credentials from the table's load answer (a local STS endpoint issues them, and S3Proxy checks
- * every request's signature against them). Spark writes Parquet files and reads them back; and
- * the same through a second warehouse that signs: Spark, with a writer's token and no S3
- * credentials, has Floe sign each of its S3 requests.
+ * every request's signature against them). Spark writes Parquet files and reads them back; and the
+ * same through a second warehouse that signs: Spark, with a writer's token and no S3 credentials,
+ * has Floe sign each of its S3 requests.
  *
  * <p>Not shown here: S3Proxy ignores session policies, so confinement to the table's prefix rests
  * on the policy Floe sends (asserted in S3WarehouseIT and S3SessionPolicyTest).
@@ -56,22 +53,12 @@ class SparkS3IT {
     sts = new LocalSts(KEY, SECRET);
     Map<String, String> props = new HashMap<>();
     props.put("floe.auth", "token");
-    props.put("floe.warehouse.lake.location", "s3://lake/warehouse");
-    props.put("floe.warehouse.lake.s3.endpoint", s3.endpoint());
-    props.put("floe.warehouse.lake.s3.path-style-access", "true");
-    props.put("floe.warehouse.lake.s3.region", "us-east-1");
-    props.put("floe.warehouse.lake.s3.access-key-id", KEY);
-    props.put("floe.warehouse.lake.s3.secret-access-key", SECRET);
+    props.putAll(s3.storage("floe.warehouse.lake.", "s3://lake/warehouse"));
     props.put("floe.warehouse.lake.s3.role-arn", "arn:aws:iam::000000000000:role/floe");
     props.put("floe.warehouse.lake.s3.sts-endpoint", sts.endpoint());
     props.put("floe.warehouse.lake.vending.enabled", "true");
     // A second warehouse in the same bucket whose engines hold no credentials: Floe signs.
-    props.put("floe.warehouse.signed.location", "s3://lake/signed");
-    props.put("floe.warehouse.signed.s3.endpoint", s3.endpoint());
-    props.put("floe.warehouse.signed.s3.path-style-access", "true");
-    props.put("floe.warehouse.signed.s3.region", "us-east-1");
-    props.put("floe.warehouse.signed.s3.access-key-id", KEY);
-    props.put("floe.warehouse.signed.s3.secret-access-key", SECRET);
+    props.putAll(s3.storage("floe.warehouse.signed.", "s3://lake/signed"));
     props.put("floe.warehouse.signed.remote-signing.enabled", "true");
     floe =
         new FloeProcess(tempDir.resolve("floe").resolve("data"), props)
@@ -174,21 +161,7 @@ class SparkS3IT {
     assertThat(signedRequests() - signed).isGreaterThanOrEqualTo(4);
   }
 
-  /** How many S3 requests Floe has signed (its Prometheus metrics: the sign route's 200s). */
   private static long signedRequests() throws Exception {
-    HttpResponse<String> metrics =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(URI.create(floe.uri() + "/metrics"))
-                    .header("Authorization", "Bearer " + floe.adminToken())
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
-    return metrics
-        .body()
-        .lines()
-        .filter(line -> line.startsWith("floe_http_request_duration_seconds_count{"))
-        .filter(line -> line.contains("tables/{table}/sign\",status=\"200\""))
-        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-        .sum();
+    return ServerMetrics.answered(floe, "tables/{table}/sign", 200);
   }
 }

@@ -159,14 +159,13 @@ final class Guards {
    */
   static final Guard SIGN =
       (catalog, request) -> {
-        String method = request.body(RemoteSignRequest.class).method();
-        boolean read = "GET".equalsIgnoreCase(method) || "HEAD".equalsIgnoreCase(method);
+        boolean writes = RemoteSigner.writes(request.body(RemoteSignRequest.class).method());
         requireTable(
             catalog,
             request,
             catalog.warehouse(request),
             request.table(),
-            read ? Action.READ : Action.WRITE);
+            writes ? Action.WRITE : Action.READ);
       };
 
   /** Rename: write on the source, and write on the destination's namespace. */

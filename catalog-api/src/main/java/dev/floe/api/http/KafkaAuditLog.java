@@ -44,6 +44,21 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
   private final String dataAccessTopic;
   private final boolean reads;
 
+  /** One minute's count of one principal's signed and refused requests to one table. */
+  private record AccessKey(
+      long minute, String warehouse, String principal, String table, boolean write) {}
+
+  private final Map<AccessKey, long[]> access = new HashMap<>();
+
+  /** Writes the counts of the minutes that are over, every few seconds. */
+  private final ScheduledExecutorService flusher =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "floe-data-access");
+            thread.setDaemon(true);
+            return thread;
+          });
+
   /**
    * {@code KafkaProducer.send} blocks its caller while it has no metadata for the topic (after a
    * broker restart, up to {@code max.block.ms}, 60 s), and {@link #record} runs on the event loop:
@@ -130,21 +145,6 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
           }
         });
   }
-
-  /** One minute's count of one principal's signed and refused requests to one table. */
-  private record AccessKey(
-      long minute, String warehouse, String principal, String table, boolean write) {}
-
-  private final Map<AccessKey, long[]> access = new HashMap<>();
-
-  /** Writes the counts of the minutes that are over, every few seconds. */
-  private final ScheduledExecutorService flusher =
-      Executors.newSingleThreadScheduledExecutor(
-          runnable -> {
-            Thread thread = new Thread(runnable, "floe-data-access");
-            thread.setDaemon(true);
-            return thread;
-          });
 
   @Override
   public void dataAccess(RequestContext request, String table, boolean write, boolean signed) {

@@ -47,8 +47,7 @@ final class RemoteSignHandler {
     }
     StorageAccess storage = catalog.storage();
     boolean mayWrite = storage.accessLevel(request, table) == AccessLevel.READ_WRITE;
-    boolean write =
-        !"GET".equalsIgnoreCase(sign.method()) && !"HEAD".equalsIgnoreCase(sign.method());
+    boolean write = RemoteSigner.writes(sign.method());
     try {
       HttpResult signed = storage.signer().sign(table, held, mayWrite, sign);
       audit.dataAccess(request, table.toString(), write, true);

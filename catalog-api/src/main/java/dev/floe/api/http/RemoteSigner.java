@@ -26,22 +26,32 @@ final class RemoteSigner {
   private final LocationAuthority locations;
   private final Map<String, S3RequestSigner> signers = new ConcurrentHashMap<>();
 
+  /** Fixed by the configuration: when no storage signs, a load asks nothing more of it. */
+  private final boolean anyEnabled;
+
   RemoteSigner(LocationAuthority locations) {
     this.locations = locations;
+    this.anyEnabled = locations.storage().all().stream().anyMatch(StorageProfile::remoteSigning);
   }
 
   /** The storage that holds {@code location} signs requests. */
   boolean enabledFor(String location) {
-    return locations
-        .storage()
-        .forLocation(location)
-        .map(StorageProfile::remoteSigning)
-        .orElse(false);
+    return anyEnabled
+        && locations
+            .storage()
+            .forLocation(location)
+            .map(StorageProfile::remoteSigning)
+            .orElse(false);
   }
 
   /** Some warehouse or storage profile signs: the sign route is served and advertised. */
   boolean anyEnabled() {
-    return locations.storage().all().stream().anyMatch(StorageProfile::remoteSigning);
+    return anyEnabled;
+  }
+
+  /** Whether a request of this method writes (anything but {@code GET} and {@code HEAD}). */
+  static boolean writes(String method) {
+    return !"GET".equalsIgnoreCase(method) && !"HEAD".equalsIgnoreCase(method);
   }
 
   /**

@@ -60,7 +60,7 @@ final class ReplyBodies {
                     reply.metadataLocation(),
                     json,
                     LoadTableResponses.SnapshotMode.ALL,
-                    storage.signingConfig(request, table, storage.locations(json).get(0)),
+                    storage.signingConfig(request, table, reply.metadataLocation()),
                     null));
   }
 

@@ -216,7 +216,9 @@ final class TableHandlers {
       LoadTableResponses.SnapshotMode mode,
       Supplier<List<String>> held) {
     StorageAccess storage = catalog.storage();
-    String location = storage.locations(metadataJson).get(0);
+    // A staged create has no metadata file yet: its table's location is in the same storage.
+    String location =
+        metadataLocation != null ? metadataLocation : storage.locations(metadataJson).get(0);
     if (storage.signs(request, location)) {
       Map<String, String> config = storage.signingConfig(request, table, location);
       return LoadTableResponses.withCredentials(metadataLocation, metadataJson, mode, config, null);

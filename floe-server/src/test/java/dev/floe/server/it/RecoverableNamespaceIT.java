@@ -12,23 +12,18 @@ import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
+import dev.floe.server.it.support.FileHashes;
 import dev.floe.server.it.support.Replays;
 import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.Waits;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -277,7 +272,7 @@ class RecoverableNamespaceIT {
     Path beside = Files.writeString(purged.getParent().resolve("beside.txt"), "not a table's");
     createNamespace("fast", "live", null);
     Path live = tableDir(createMetadata("fast", "live", "stays"));
-    Map<String, String> before = hashes(fast, purged);
+    Map<String, String> before = FileHashes.of(fast, purged);
 
     String tables = "/v1/fast/namespaces/tmp/tables/";
     AuthHttp.expect(204, floe.uri(), "DELETE", tables + "purged?purgeRequested=true", admin, null);
@@ -288,7 +283,7 @@ class RecoverableNamespaceIT {
     Waits.until(() -> !Files.exists(purged), "the purged table's files are deleted");
     Thread.sleep(2500);
 
-    assertThat(hashes(fast, purged))
+    assertThat(FileHashes.of(fast, purged))
         .as("nothing but the purged table's directory changed in the warehouse")
         .isEqualTo(before);
     assertThat(kept.resolve("metadata")).isDirectory();
@@ -471,26 +466,5 @@ class RecoverableNamespaceIT {
 
   private static Path tableDir(String metadataLocation) {
     return Path.of(URI.create(metadataLocation)).getParent().getParent();
-  }
-
-  /** Every file under {@code root} but those under {@code except}, with its SHA-256. */
-  private static Map<String, String> hashes(Path root, Path except) throws IOException {
-    Map<String, String> hashes = new TreeMap<>();
-    try (Stream<Path> files = Files.walk(root)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        if (!file.startsWith(except)) {
-          hashes.put(root.relativize(file).toString(), sha256(Files.readAllBytes(file)));
-        }
-      }
-    }
-    return hashes;
-  }
-
-  private static String sha256(byte[] bytes) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -4,34 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.infra.testing.S3ProxyProcess;
-import dev.floe.server.Main;
+import dev.floe.infra.testing.ServerMetrics;
 import dev.floe.server.it.support.AuthHttp;
-import java.io.ByteArrayOutputStream;
+import dev.floe.server.it.support.DataAccessCounts;
+import dev.floe.server.it.support.FileHashes;
+import dev.floe.server.it.support.SignRequests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.DataFile;
@@ -70,13 +62,13 @@ class RemoteSigningIT {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   @TempDir static Path dir;
   private static S3ProxyProcess s3;
   private static FloeProcess floe;
   private static String writer;
   private static String reader;
+  private static SignRequests signing;
 
   @BeforeAll
   static void start() throws Exception {
@@ -86,15 +78,11 @@ class RemoteSigningIT {
     s3 = new S3ProxyProcess(dir.resolve("s3"), KEY, SECRET).bucket("lake").bucket("archive");
     s3.start();
     Map<String, String> props = new HashMap<>();
-    props.put("floe.warehouse.lake.location", "s3://lake/warehouse");
-    props.put("floe.warehouse.lake.s3.endpoint", s3.endpoint());
-    props.put("floe.warehouse.lake.s3.path-style-access", "true");
-    props.put("floe.warehouse.lake.s3.region", "us-east-1");
-    props.put("floe.warehouse.lake.s3.access-key-id", KEY);
-    props.put("floe.warehouse.lake.s3.secret-access-key", SECRET);
+    props.putAll(s3.storage("floe.warehouse.lake.", "s3://lake/warehouse"));
     props.put("floe.warehouse.lake.remote-signing.enabled", "true");
     props.put("floe.auth", "token");
     floe = new FloeProcess(dir.resolve("floe"), props).start();
+    signing = new SignRequests(floe.uri() + "/v1/lake/namespaces/db/tables/");
     writer = principal("wanda", "writer");
     reader = principal("rita", "reader");
   }
@@ -138,7 +126,7 @@ class RemoteSigningIT {
   void s3FileIoWritesListsReadsAndDeletesThroughSignedRequests() throws Exception {
     TableIdentifier id = TableIdentifier.of(DB, "signed");
     String created = table("signed");
-    long signedBefore = signed();
+    long signedBefore = ServerMetrics.answered(floe, "tables/{table}/sign", 200);
     try (RESTCatalog catalog = client(writer)) {
       Table table = catalog.loadTable(id);
       assertThat(table.location()).isEqualTo(created);
@@ -194,19 +182,8 @@ class RemoteSigningIT {
     }
     // Each S3 request above went through the sign route: puts, the multipart upload's create,
     // parts and complete, the listing, the reads, a delete and the batch delete.
-    assertThat(signed() - signedBefore).isGreaterThanOrEqualTo(12);
-  }
-
-  /** How many sign requests the server answered with 200 (its Prometheus metrics). */
-  private static long signed() {
-    String metrics =
-        AuthHttp.expect(200, floe.uri(), "GET", "/metrics", floe.adminToken(), null).body();
-    return metrics
-        .lines()
-        .filter(line -> line.startsWith("floe_http_request_duration_seconds_count{"))
-        .filter(line -> line.contains("tables/{table}/sign\",status=\"200\""))
-        .mapToLong(line -> (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))
-        .sum();
+    assertThat(ServerMetrics.answered(floe, "tables/{table}/sign", 200) - signedBefore)
+        .isGreaterThanOrEqualTo(12);
   }
 
   @Test
@@ -235,7 +212,7 @@ class RemoteSigningIT {
     Files.createDirectories(objectPath(location, "data"));
     Files.writeString(objectPath(location, "data/f.bin"), "hello");
 
-    HttpResponse<String> signed = sign("readable", reader, "GET", object, null);
+    HttpResponse<String> signed = signing.sign("readable", reader, "GET", object, null);
     assertThat(signed.statusCode()).as(signed.body()).isEqualTo(200);
     assertThat(signed.headers().firstValue("Cache-Control")).contains("private");
     JsonNode answer = JSON.readTree(signed.body());
@@ -243,10 +220,10 @@ class RemoteSigningIT {
     assertThat(answer.path("headers").path("Authorization").get(0).asText())
         .startsWith("AWS4-HMAC-SHA256 Credential=" + KEY + "/");
     // The signature holds: S3Proxy answers the signed GET with the object.
-    assertThat(send("GET", object, answer.path("headers"))).isEqualTo("hello");
+    assertThat(SignRequests.send("GET", object, answer.path("headers"))).isEqualTo("hello");
 
     for (String method : List.of("PUT", "DELETE", "POST")) {
-      assertRefused(sign("readable", reader, method, object, null), 403);
+      refused(signing.sign("readable", reader, method, object, null), 403);
     }
   }
 
@@ -258,7 +235,7 @@ class RemoteSigningIT {
     String otherKey = other.substring("s3://lake/".length());
     String base = s3.endpoint() + "/lake/";
     String hostless = s3.endpoint().replace("http://", "");
-    Map<String, String> before = bucketContents();
+    Map<String, String> before = FileHashes.of(dir.resolve("s3/data"));
     List<String> uris =
         List.of(
             base + otherKey + "/data/f.parquet", // another table of the same namespace
@@ -277,12 +254,12 @@ class RemoteSigningIT {
         if (uri.contains("list-type") && !method.equals("GET")) {
           continue;
         }
-        assertRefused(sign("mine", writer, method, uri, null), 403);
+        refused(signing.sign("mine", writer, method, uri, null), 403);
       }
     }
     // A copy into the table from another table.
-    assertRefused(
-        sign(
+    refused(
+        signing.sign(
             "mine",
             writer,
             "PUT",
@@ -297,13 +274,13 @@ class RemoteSigningIT {
             + "/data/a</Key></Object><Object><Key>"
             + otherKey
             + "/data/b</Key></Object></Delete>";
-    assertRefused(sign("mine", writer, "POST", s3.endpoint() + "/lake?delete", foreign), 403);
+    refused(signing.sign("mine", writer, "POST", s3.endpoint() + "/lake?delete", foreign), 403);
     // No table of that name; a provider or a region the storage is not.
-    assertRefused(sign("nosuch", writer, "GET", base + key + "/f", null), 404);
-    assertRefused(signAs("mine", writer, "GET", base + key + "/f", "gcs", "us-east-1"), 400);
-    assertRefused(signAs("mine", writer, "GET", base + key + "/f", "s3", "eu-west-1"), 400);
+    refused(signing.sign("nosuch", writer, "GET", base + key + "/f", null), 404);
+    refused(signing.signAs("mine", writer, "GET", base + key + "/f", "gcs", "us-east-1"), 400);
+    refused(signing.signAs("mine", writer, "GET", base + key + "/f", "s3", "eu-west-1"), 400);
 
-    assertThat(bucketContents()).isEqualTo(before);
+    assertThat(FileHashes.of(dir.resolve("s3/data"))).isEqualTo(before);
   }
 
   @Test
@@ -311,18 +288,18 @@ class RemoteSigningIT {
     String location = table("counted");
     String object = objectUri(location, "data/f.bin");
     for (int i = 0; i < 2; i++) {
-      assertThat(sign("counted", reader, "GET", object, null).statusCode()).isEqualTo(200);
+      assertThat(signing.sign("counted", reader, "GET", object, null).statusCode()).isEqualTo(200);
     }
-    assertRefused(sign("counted", writer, "PUT", s3.endpoint() + "/archive/x/f", null), 403);
+    refused(signing.sign("counted", writer, "PUT", s3.endpoint() + "/archive/x/f", null), 403);
     // A minute's counts are written once the minute is over: `floe audit tail --data-access`.
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
     long[] reads;
     long[] writes;
     do {
       Thread.sleep(2_000);
-      List<String> lines = dataAccessLines();
-      reads = counts(lines, "lake.db.counted  read  by=rita");
-      writes = counts(lines, "lake.db.counted  write  by=wanda");
+      List<String> lines = DataAccessCounts.lines(floe.dataDir());
+      reads = DataAccessCounts.sums(lines, "lake.db.counted  read  by=rita");
+      writes = DataAccessCounts.sums(lines, "lake.db.counted  write  by=wanda");
     } while ((reads[0] < 2 || writes[1] < 1) && System.nanoTime() < deadline);
     assertThat(reads).containsExactly(2, 0);
     assertThat(writes).containsExactly(0, 1);
@@ -350,46 +327,8 @@ class RemoteSigningIT {
         .isEqualTo(403);
   }
 
-  /** {@code floe audit tail --data-access} of the whole topic, in this JVM. */
-  private static List<String> dataAccessLines() {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    PrintStream printed = new PrintStream(bytes, true, StandardCharsets.UTF_8);
-    int code =
-        Main.run(
-            new String[] {
-              "audit",
-              "tail",
-              "--data-access",
-              "--data-dir",
-              floe.dataDir().toString(),
-              "--from-beginning",
-              "--to-end"
-            },
-            printed,
-            printed);
-    String out = bytes.toString(StandardCharsets.UTF_8);
-    assertThat(code).as(out).isZero();
-    return out.lines().toList();
-  }
-
-  /** The signed and refused counts of the lines about one principal, table and operation. */
-  private static long[] counts(List<String> lines, String about) {
-    long[] sums = new long[2];
-    for (String line : lines) {
-      if (line.contains(about)) {
-        sums[0] += Long.parseLong(line.replaceAll(".*signed=(\\d+).*", "$1"));
-        sums[1] += Long.parseLong(line.replaceAll(".*refused=(\\d+).*", "$1"));
-      }
-    }
-    return sums;
-  }
-
-  private static void assertRefused(HttpResponse<String> response, int status) throws IOException {
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-    JsonNode error = JSON.readTree(response.body()).path("error");
-    assertThat(error.path("code").asInt()).isEqualTo(status);
-    assertThat(error.path("message").asText()).isNotEmpty();
-    assertThat(response.body()).doesNotContain("AWS4-HMAC-SHA256").doesNotContain(SECRET);
+  private static void refused(HttpResponse<String> response, int status) throws IOException {
+    SignRequests.assertRefused(response, status, SECRET);
   }
 
   private static synchronized String table(String name) {
@@ -401,76 +340,6 @@ class RemoteSigningIT {
     } catch (IOException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  private static HttpResponse<String> sign(
-      String table, String token, String method, String uri, String body) throws Exception {
-    return sign(table, token, method, uri, body, Map.of());
-  }
-
-  private static HttpResponse<String> sign(
-      String table,
-      String token,
-      String method,
-      String uri,
-      String body,
-      Map<String, List<String>> headers)
-      throws Exception {
-    ObjectNode request = JSON.createObjectNode();
-    request.put("region", "us-east-1");
-    request.put("method", method);
-    request.put("uri", uri);
-    ObjectNode h = request.putObject("headers");
-    h.putArray("amz-sdk-invocation-id").add("test");
-    headers.forEach((name, values) -> values.forEach(h.withArray(name)::add));
-    if (body != null) {
-      request.put("body", body);
-    }
-    request.put("provider", "s3");
-    return post(table, token, request);
-  }
-
-  private static HttpResponse<String> signAs(
-      String table, String token, String method, String uri, String provider, String region)
-      throws Exception {
-    ObjectNode request = JSON.createObjectNode();
-    request.put("region", region);
-    request.put("method", method);
-    request.put("uri", uri);
-    request.putObject("headers");
-    request.put("provider", provider);
-    return post(table, token, request);
-  }
-
-  private static HttpResponse<String> post(String table, String token, ObjectNode request)
-      throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(
-                URI.create(floe.uri() + "/v1/lake/namespaces/db/tables/" + table + "/sign"))
-            .header("Authorization", "Bearer " + token)
-            .header("Content-Type", "application/json")
-            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(request)))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  /** Sends a signed request as the engine would, with the headers the catalog answered. */
-  private static String send(String method, String uri, JsonNode headers) throws Exception {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(uri)).method(method, HttpRequest.BodyPublishers.noBody());
-    headers
-        .fields()
-        .forEachRemaining(
-            header -> {
-              String name = header.getKey().toLowerCase(Locale.ROOT);
-              if (!name.equals("host") && !name.equals("content-length")) {
-                header.getValue().forEach(v -> request.header(header.getKey(), v.asText()));
-              }
-            });
-    HttpResponse<String> response =
-        HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-    return response.body();
   }
 
   private static void write(Table table, String path, byte[] bytes) throws IOException {
@@ -501,20 +370,5 @@ class RemoteSigningIT {
 
   private static byte[] objectBytes(String location, String relative) throws IOException {
     return Files.readAllBytes(objectPath(location, relative));
-  }
-
-  /** Every file of both buckets with the SHA-256 of its bytes. */
-  private static Map<String, String> bucketContents() throws Exception {
-    Map<String, String> contents = new TreeMap<>();
-    Path data = dir.resolve("s3/data");
-    try (Stream<Path> files = Files.walk(data)) {
-      for (Path file : files.filter(Files::isRegularFile).toList()) {
-        contents.put(
-            data.relativize(file).toString(),
-            HexFormat.of()
-                .formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(file))));
-      }
-    }
-    return contents;
   }
 }

@@ -40,12 +40,7 @@ class S3PurgePrefixIT {
     s3.start();
     Map<String, String> props = new HashMap<>();
     String prefix = "floe.warehouse.lake.";
-    props.put(prefix + "location", "s3://lake/warehouse");
-    props.put(prefix + "s3.endpoint", s3.endpoint());
-    props.put(prefix + "s3.path-style-access", "true");
-    props.put(prefix + "s3.region", "us-east-1");
-    props.put(prefix + "s3.access-key-id", KEY);
-    props.put(prefix + "s3.secret-access-key", SECRET);
+    props.putAll(s3.storage(prefix, "s3://lake/warehouse"));
     // A drop is final at once: what is tested is the purge itself.
     props.put(prefix + "recovery-period", "PT0S");
     props.put("floe.auth", "token");

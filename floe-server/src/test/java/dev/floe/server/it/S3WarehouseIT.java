@@ -94,12 +94,7 @@ class S3WarehouseIT {
   private static String admin;
 
   private static void storage(Map<String, String> props, String prefix, String root) {
-    props.put(prefix + "location", root);
-    props.put(prefix + "s3.endpoint", s3.endpoint());
-    props.put(prefix + "s3.path-style-access", "true");
-    props.put(prefix + "s3.region", "us-east-1");
-    props.put(prefix + "s3.access-key-id", KEY);
-    props.put(prefix + "s3.secret-access-key", SECRET);
+    props.putAll(s3.storage(prefix, root));
     props.put(prefix + "s3.role-arn", ROLE);
     props.put(prefix + "s3.sts-endpoint", sts.endpoint());
     props.put(prefix + "vending.enabled", "true");

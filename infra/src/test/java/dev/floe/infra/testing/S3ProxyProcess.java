@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
@@ -36,6 +37,27 @@ public final class S3ProxyProcess implements AutoCloseable {
 
   public String endpoint() {
     return "http://127.0.0.1:" + port;
+  }
+
+  /**
+   * The configuration of a warehouse or storage profile on this server ({@code prefix}: {@code
+   * floe.warehouse.<name>.} or {@code floe.storage-profile.<name>.}): its root, this endpoint path
+   * style, region {@code us-east-1}, and the identity's keys as the catalog's own.
+   */
+  public Map<String, String> storage(String prefix, String root) {
+    return Map.of(
+        prefix + "location",
+        root,
+        prefix + "s3.endpoint",
+        endpoint(),
+        prefix + "s3.path-style-access",
+        "true",
+        prefix + "s3.region",
+        "us-east-1",
+        prefix + "s3.access-key-id",
+        identity,
+        prefix + "s3.secret-access-key",
+        credential);
   }
 
   /** Creates a bucket (a directory of the filesystem backend). */
