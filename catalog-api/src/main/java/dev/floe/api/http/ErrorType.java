@@ -19,6 +19,8 @@ public enum ErrorType {
   NO_SUCH_NAMESPACE(404, "NoSuchNamespaceException"),
   NO_SUCH_TABLE(404, "NoSuchTableException"),
   NO_SUCH_VIEW(404, "NoSuchViewException"),
+  NO_SUCH_PLAN_ID(404, "NoSuchPlanIdException"),
+  NO_SUCH_PLAN_TASK(404, "NoSuchPlanTaskException"),
   METHOD_NOT_ALLOWED(405, "MethodNotAllowedException"),
   ALREADY_EXISTS(409, "AlreadyExistsException"),
   NAMESPACE_NOT_EMPTY(409, "NamespaceNotEmptyException"),

@@ -5,6 +5,7 @@ import static io.vertx.core.http.HttpMethod.DELETE;
 import static io.vertx.core.http.HttpMethod.GET;
 import static io.vertx.core.http.HttpMethod.POST;
 import static io.vertx.core.http.HttpMethod.PUT;
+import static org.apache.iceberg.rest.Endpoint.V1_CANCEL_TABLE_SCAN_PLAN;
 import static org.apache.iceberg.rest.Endpoint.V1_COMMIT_TRANSACTION;
 import static org.apache.iceberg.rest.Endpoint.V1_CREATE_NAMESPACE;
 import static org.apache.iceberg.rest.Endpoint.V1_CREATE_TABLE;
@@ -12,6 +13,8 @@ import static org.apache.iceberg.rest.Endpoint.V1_CREATE_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_DELETE_NAMESPACE;
 import static org.apache.iceberg.rest.Endpoint.V1_DELETE_TABLE;
 import static org.apache.iceberg.rest.Endpoint.V1_DELETE_VIEW;
+import static org.apache.iceberg.rest.Endpoint.V1_FETCH_TABLE_SCAN_PLAN;
+import static org.apache.iceberg.rest.Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS;
 import static org.apache.iceberg.rest.Endpoint.V1_LIST_NAMESPACES;
 import static org.apache.iceberg.rest.Endpoint.V1_LIST_TABLES;
 import static org.apache.iceberg.rest.Endpoint.V1_LIST_VIEWS;
@@ -24,6 +27,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_REGISTER_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_RENAME_TABLE;
 import static org.apache.iceberg.rest.Endpoint.V1_RENAME_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_REPORT_METRICS;
+import static org.apache.iceberg.rest.Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN;
 import static org.apache.iceberg.rest.Endpoint.V1_TABLE_CREDENTIALS;
 import static org.apache.iceberg.rest.Endpoint.V1_TABLE_EXISTS;
 import static org.apache.iceberg.rest.Endpoint.V1_TABLE_REMOTE_SIGN;
@@ -32,6 +36,7 @@ import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_TABLE;
 import static org.apache.iceberg.rest.Endpoint.V1_UPDATE_VIEW;
 import static org.apache.iceberg.rest.Endpoint.V1_VIEW_EXISTS;
 
+import dev.floe.api.planning.ScanPlanner;
 import dev.floe.events.access.AccessEntries.Action;
 import dev.floe.projections.audit.RecentAudit;
 import dev.floe.projections.events.EventLogPages;
@@ -46,6 +51,12 @@ import org.apache.iceberg.rest.Endpoint;
  * that says who may use it ({@link Guards}).
  */
 public final class IcebergRoutes {
+  /** The most data manifests one scan planning request reads: more are split into plan tasks. */
+  static final int MANIFESTS_PER_PLAN_TASK = 32;
+
+  /** The bound of the manifests scan planning keeps in memory, per storage. */
+  static final long MANIFEST_CACHE_BYTES = 128L * 1024 * 1024;
+
   private IcebergRoutes() {}
 
   public static RestRouter router(
@@ -97,6 +108,18 @@ public final class IcebergRoutes {
       iceberg.add(
           V1_TABLE_REMOTE_SIGN, Guards.SIGN, new RemoteSignHandler(catalog, audit)::handleSign);
     }
+    ScanPlanHandlers plans =
+        new ScanPlanHandlers(
+            catalog,
+            new ScanPlanner(
+                catalog.metadataFiles()::io,
+                catalog.metadataFiles().locations(),
+                MANIFESTS_PER_PLAN_TASK,
+                MANIFEST_CACHE_BYTES));
+    iceberg.add(V1_SUBMIT_TABLE_SCAN_PLAN, read, plans::handlePlan);
+    iceberg.add(V1_FETCH_TABLE_SCAN_PLAN, read, plans::handleFetchPlan);
+    iceberg.add(V1_CANCEL_TABLE_SCAN_PLAN, read, plans::handleCancelPlan);
+    iceberg.add(V1_FETCH_TABLE_SCAN_PLAN_TASKS, read, plans::handleTasks);
     OwnerReadHandlers owner = new OwnerReadHandlers(catalog);
     route.add(GET, OwnerReads.CLAIMED_PATH, read, owner::handleClaimedLocation);
     route.add(GET, OwnerReads.HOLDER_PATH, read, owner::handleHolder);

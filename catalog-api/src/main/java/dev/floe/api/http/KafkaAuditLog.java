@@ -95,13 +95,16 @@ public final class KafkaAuditLog implements AuditLog, AutoCloseable {
 
   /**
    * Routes that change nothing by {@code POST} (a body holds their query), audited as reads: the
-   * events query, and the signing of an engine's S3 request (one per object request: its refusals
-   * are recorded, each one).
+   * events query, the signing of an engine's S3 request (one per object request: its refusals are
+   * recorded, each one), and scan planning (also its cancel, which holds nothing to release).
    */
   static final Set<String> READS_BY_POST =
       Set.of(
           "POST " + EventsHandlers.V1_EVENTS.path(),
-          "POST " + Endpoint.V1_TABLE_REMOTE_SIGN.path());
+          "POST " + Endpoint.V1_TABLE_REMOTE_SIGN.path(),
+          "POST " + Endpoint.V1_SUBMIT_TABLE_SCAN_PLAN.path(),
+          "POST " + Endpoint.V1_FETCH_TABLE_SCAN_PLAN_TASKS.path(),
+          "DELETE " + Endpoint.V1_CANCEL_TABLE_SCAN_PLAN.path());
 
   @Override
   public void record(RequestContext request, String route, int status, ApiException error) {

@@ -158,6 +158,12 @@ final class StorageAccess {
       TableIdentifier table,
       String metadataJson,
       Supplier<List<String>> held) {
+    return vend(table, metadataJson, held, accessLevel(request, table));
+  }
+
+  /** Fresh credentials that may do {@code level} (read-only for a scan plan's files). */
+  Optional<VendedCredentials> vend(
+      TableIdentifier table, String metadataJson, Supplier<List<String>> held, AccessLevel level) {
     List<String> paths = locations(metadataJson);
     if (paths.size() > 1) {
       throw forbidden(table, "a write path of the table lies outside its location");
@@ -171,7 +177,7 @@ final class StorageAccess {
       throw forbidden(table, "its location is not one the catalog holds for it");
     }
     try {
-      return vendors.vend(paths, accessLevel(request, table));
+      return vendors.vend(paths, level);
     } catch (IllegalArgumentException e) {
       throw forbidden(table, e.getMessage());
     } catch (RuntimeException e) {

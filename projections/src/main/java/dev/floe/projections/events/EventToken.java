@@ -4,18 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.events.FloeJson;
+import dev.floe.infra.tokens.SealedTokens;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Base64;
 import java.util.List;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The continuation token of the events endpoint: where the reader is in {@code floe.events} (the
@@ -29,13 +21,8 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public record EventToken(String warehouse, String filters, List<Long> positions) {
   private static final int VERSION = 1;
-  private static final String PREFIX = "v1.";
-  private static final int PAD = 64;
-  private static final int NONCE_BYTES = 12;
-  private static final int TAG_BITS = 128;
-  private static final SecureRandom RANDOM = new SecureRandom();
-  private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
-  private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+  private static final SealedTokens TOKENS =
+      new SealedTokens("v1.", "floe-events-token-key:", "continuation-token", 64 * 1024);
 
   public EventToken {
     positions = List.copyOf(positions);
@@ -62,15 +49,7 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
     ArrayNode offsets = body.putArray("p");
     // Fixed width, so a token's length never tells how far the log has grown.
     positions.forEach(offset -> offsets.add(String.format("%019d", offset)));
-    byte[] json = FloeJson.toBytes(body);
-    byte[] padded = Arrays.copyOf(json, (json.length / PAD + 1) * PAD);
-    Arrays.fill(padded, json.length, padded.length, (byte) ' ');
-    byte[] nonce = new byte[NONCE_BYTES];
-    RANDOM.nextBytes(nonce);
-    byte[] sealed = cipher(Cipher.ENCRYPT_MODE, secret, nonce, padded);
-    byte[] token = Arrays.copyOf(nonce, NONCE_BYTES + sealed.length);
-    System.arraycopy(sealed, 0, token, NONCE_BYTES, sealed.length);
-    return PREFIX + ENCODER.encodeToString(token);
+    return TOKENS.seal(secret, FloeJson.toBytes(body));
   }
 
   /**
@@ -79,29 +58,11 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
    * @throws InvalidTokenException when it is malformed, altered, or sealed with another secret
    */
   public static EventToken decode(String token, byte[] secret) {
-    if (!token.startsWith(PREFIX) || token.length() > 64 * 1024) {
-      throw new InvalidTokenException("Malformed continuation-token");
-    }
-    byte[] bytes;
-    try {
-      bytes = DECODER.decode(token.substring(PREFIX.length()));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidTokenException("Malformed continuation-token");
-    }
-    if (bytes.length < NONCE_BYTES + TAG_BITS / 8) {
-      throw new InvalidTokenException("Malformed continuation-token");
-    }
     byte[] payload;
     try {
-      payload =
-          cipher(
-              Cipher.DECRYPT_MODE,
-              secret,
-              Arrays.copyOf(bytes, NONCE_BYTES),
-              Arrays.copyOfRange(bytes, NONCE_BYTES, bytes.length));
-    } catch (IllegalStateException e) {
-      throw new InvalidTokenException(
-          "The continuation-token was not issued by this catalog, or was altered");
+      payload = TOKENS.open(secret, token);
+    } catch (SealedTokens.InvalidTokenException e) {
+      throw new InvalidTokenException(e.getMessage());
     }
     JsonNode body;
     try {
@@ -126,24 +87,5 @@ public record EventToken(String warehouse, String filters, List<Long> positions)
       positions.add(position);
     }
     return new EventToken(body.path("w").asText(), body.path("f").asText(), positions);
-  }
-
-  private static byte[] cipher(int mode, byte[] secret, byte[] nonce, byte[] input) {
-    try {
-      Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-      cipher.init(mode, key(secret), new GCMParameterSpec(TAG_BITS, nonce));
-      cipher.updateAAD(PREFIX.getBytes(StandardCharsets.UTF_8));
-      return cipher.doFinal(input);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(
-          "Cannot " + (mode == Cipher.ENCRYPT_MODE ? "seal" : "open") + " a continuation-token", e);
-    }
-  }
-
-  /** The token key: derived from the instances' secret, for this use only. */
-  private static SecretKeySpec key(byte[] secret) throws GeneralSecurityException {
-    MessageDigest sha = MessageDigest.getInstance("SHA-256");
-    sha.update("floe-events-token-key:".getBytes(StandardCharsets.UTF_8));
-    return new SecretKeySpec(sha.digest(secret), "AES");
   }
 }

@@ -1,0 +1,257 @@
+package dev.floe.api.http;
+
+import dev.floe.api.planning.PlanTokens;
+import dev.floe.api.planning.ScanPlanner;
+import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.vending.AccessLevel;
+import dev.floe.infra.storage.vending.VendedCredentials;
+import dev.floe.infra.tokens.SealedTokens;
+import io.vertx.core.Future;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.PlanStatus;
+import org.apache.iceberg.rest.credentials.Credential;
+import org.apache.iceberg.rest.credentials.ImmutableCredential;
+import org.apache.iceberg.rest.requests.FetchScanTasksRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponse;
+import org.apache.iceberg.rest.responses.FetchScanTasksResponseParser;
+import org.apache.iceberg.rest.responses.PlanTableScanResponse;
+import org.apache.iceberg.rest.responses.PlanTableScanResponseParser;
+
+/**
+ * Server-side scan planning, the four routes of Iceberg's REST spec. {@code POST …/plan} answers
+ * {@code completed} at once: with every file scan task when the snapshot has few data manifests (or
+ * the scan is incremental), else with plan tasks, one per slice of data manifests, each fetched by
+ * {@code POST …/tasks}. Plan ids and plan tasks are sealed tokens ({@link PlanTokens}): the catalog
+ * holds nothing for a plan, so {@code GET …/plan/{id}} has no pending plan to answer and {@code
+ * DELETE} has nothing to release. Guarded as a load of the table; a past-time prefix plans the
+ * table as it was then.
+ */
+final class ScanPlanHandlers {
+  private final CatalogContext catalog;
+  private final ScanPlanner planner;
+
+  ScanPlanHandlers(CatalogContext catalog, ScanPlanner planner) {
+    this.catalog = catalog;
+    this.planner = planner;
+  }
+
+  /** {@code POST /v1/{prefix}/namespaces/{ns}/tables/{table}/plan}. */
+  Future<HttpResult> handlePlan(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    PlanTableScanRequest scan = request.body(PlanTableScanRequest.class);
+    byte[] secret = secret();
+    return catalog.read(
+        () -> {
+          TableState state = load(request, warehouse, table);
+          List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+          TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
+          PlanTokens.Bound bound = bound(request, table, state);
+          ScanPlanner.Plan plan = planned(() -> planner.plan(metadata, name(table), scan, held));
+          PlanTableScanResponse.Builder answer =
+              PlanTableScanResponse.builder()
+                  .withPlanStatus(PlanStatus.COMPLETED)
+                  .withPlanId(PlanTokens.planId(bound, secret))
+                  .withSpecsById(metadata.specsById());
+          if (plan.tasks() != null) {
+            answer.withFileScanTasks(plan.tasks()).withDeleteFiles(deleteFiles(plan.tasks()));
+          } else {
+            answer.withPlanTasks(
+                plan.slices().stream()
+                    .map(
+                        slice ->
+                            PlanTokens.planTask(
+                                new PlanTokens.Task(bound, plan.snapshotId(), slice, scan), secret))
+                    .toList());
+          }
+          if (StorageAccess.wantsVending(request)) {
+            answer.withCredentials(credentials(table, state, held));
+          }
+          return json(PlanTableScanResponseParser.toJson(answer.build()));
+        });
+  }
+
+  /** {@code POST /v1/{prefix}/namespaces/{ns}/tables/{table}/tasks}: one plan task's files. */
+  Future<HttpResult> handleTasks(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    String token = request.body(FetchScanTasksRequest.class).planTask();
+    byte[] secret = secret();
+    PlanTokens.Task task;
+    try {
+      task = PlanTokens.readPlanTask(token, secret);
+    } catch (SealedTokens.InvalidTokenException e) {
+      throw ApiException.badRequest("Invalid plan task: %s", e.getMessage());
+    }
+    return catalog.read(
+        () -> {
+          TableState state = load(request, warehouse, table);
+          requireBound(request, table, state, task.bound(), ErrorType.NO_SUCH_PLAN_TASK);
+          List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+          TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
+          List<FileScanTask> tasks =
+              planned(
+                  () ->
+                      planner.planSlice(
+                          metadata,
+                          name(table),
+                          task.request(),
+                          task.snapshotId(),
+                          task.slice(),
+                          held));
+          FetchScanTasksResponse answer =
+              FetchScanTasksResponse.builder()
+                  .withFileScanTasks(tasks)
+                  .withDeleteFiles(deleteFiles(tasks))
+                  .withSpecsById(metadata.specsById())
+                  .build();
+          return json(FetchScanTasksResponseParser.toJson(answer));
+        });
+  }
+
+  /**
+   * {@code GET …/plan/{plan-id}}: every plan was answered in full when it was submitted, so no plan
+   * is pending; a plan id this catalog issued for this table and caller gets 404
+   * NoSuchPlanIdException saying so.
+   */
+  Future<HttpResult> handleFetchPlan(RequestContext request) {
+    return checkedPlanId(request)
+        .map(
+            ignored -> {
+              throw new ApiException(
+                  ErrorType.NO_SUCH_PLAN_ID,
+                  "Plan "
+                      + shortened(request.param("plan-id"))
+                      + " is not pending: its tasks were all in the answer that submitted it");
+            });
+  }
+
+  /** {@code DELETE …/plan/{plan-id}}: nothing is held for a plan; 204 for one issued here. */
+  Future<HttpResult> handleCancelPlan(RequestContext request) {
+    return checkedPlanId(request).map(ignored -> HttpResult.noContent());
+  }
+
+  private Future<Void> checkedPlanId(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    TableIdentifier table = request.table();
+    PlanTokens.Bound bound;
+    try {
+      bound = PlanTokens.readPlanId(request.param("plan-id"), secret());
+    } catch (SealedTokens.InvalidTokenException e) {
+      throw new ApiException(
+          ErrorType.NO_SUCH_PLAN_ID,
+          "No such plan: " + shortened(request.param("plan-id")) + " (" + e.getMessage() + ")");
+    }
+    return catalog.read(
+        () -> {
+          requireBound(
+              request, table, load(request, warehouse, table), bound, ErrorType.NO_SUCH_PLAN_ID);
+          return null;
+        });
+  }
+
+  private static PlanTokens.Bound bound(
+      RequestContext request, TableIdentifier table, TableState state) {
+    return new PlanTokens.Bound(
+        request.warehouse(), table.toString(), state.tableUuid(), request.principalName());
+  }
+
+  /**
+   * A token is good only for the warehouse prefix, table and caller it was issued to, while the
+   * table it was issued for still holds the name.
+   */
+  private static void requireBound(
+      RequestContext request,
+      TableIdentifier table,
+      TableState state,
+      PlanTokens.Bound issued,
+      ErrorType notFound) {
+    String what = notFound == ErrorType.NO_SUCH_PLAN_ID ? "plan id" : "plan task";
+    if (!issued.principal().equals(request.principalName())) {
+      throw new ApiException(
+          ErrorType.FORBIDDEN,
+          "Principal " + request.principalName() + " may not use a " + what + " issued to another");
+    }
+    if (!issued.warehouse().equals(request.warehouse())
+        || !issued.table().equals(table.toString())) {
+      throw ApiException.badRequest("Invalid %s: it was issued for another table", what);
+    }
+    if (!issued.tableUuid().equals(state.tableUuid())) {
+      throw new ApiException(
+          notFound, "The " + what + " was issued for a table that no longer holds " + table);
+    }
+  }
+
+  /** Runs the planner, its refusals as the caller's mistakes. */
+  private static <T> T planned(Supplier<T> plan) {
+    try {
+      return plan.get();
+    } catch (ScanPlanner.BadScanException e) {
+      throw ApiException.badRequest("Cannot plan the scan: %s", e.getMessage());
+    } catch (ScanPlanner.OutsideTableException e) {
+      throw new ApiException(ErrorType.FORBIDDEN, "Cannot plan the scan: " + e.getMessage());
+    }
+  }
+
+  /** Every delete file the tasks name, once each, in the order first named. */
+  private static List<DeleteFile> deleteFiles(List<FileScanTask> tasks) {
+    Map<String, DeleteFile> deletes = new LinkedHashMap<>();
+    for (FileScanTask task : tasks) {
+      for (DeleteFile delete : task.deletes()) {
+        deletes.putIfAbsent(delete.location(), delete);
+      }
+    }
+    return List.copyOf(deletes.values());
+  }
+
+  /** Read-only credentials for the plan's files, when the table's storage vends. */
+  private List<Credential> credentials(TableIdentifier table, TableState state, List<String> held) {
+    VendedCredentials vended =
+        catalog
+            .storage()
+            .vend(table, state.metadataJson(), () -> held, AccessLevel.READ)
+            .orElse(null);
+    return vended == null
+        ? List.of()
+        : List.of(
+            ImmutableCredential.builder().prefix(vended.prefix()).config(vended.config()).build());
+  }
+
+  private TableState load(RequestContext request, String warehouse, TableIdentifier table) {
+    return catalog
+        .queries(request)
+        .table(warehouse, table)
+        .orElseThrow(() -> ApiException.noSuchTable(table));
+  }
+
+  private byte[] secret() {
+    return catalog
+        .access()
+        .instanceSecret()
+        .orElseThrow(
+            () -> ApiException.serviceUnavailable("The instances' secret is not there yet"))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String name(TableIdentifier table) {
+    return "floe." + table;
+  }
+
+  private static String shortened(String token) {
+    return token == null || token.length() <= 24 ? token : token.substring(0, 24) + "…";
+  }
+
+  private static HttpResult json(String body) {
+    return new HttpResult(
+        200, body.getBytes(StandardCharsets.UTF_8), Map.of("Cache-Control", "no-store"));
+  }
+}

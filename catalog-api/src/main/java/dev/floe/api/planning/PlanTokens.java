@@ -1,0 +1,98 @@
+package dev.floe.api.planning;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
+import dev.floe.infra.tokens.SealedTokens;
+import java.io.IOException;
+import org.apache.iceberg.rest.requests.PlanTableScanRequest;
+import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
+
+/**
+ * The plan ids and plan tasks scan planning hands out, sealed ({@link SealedTokens}) so that they
+ * work on every instance and across restarts, and so that the catalog holds nothing for a plan:
+ * each names the warehouse prefix (a past-time one included), the table and its uuid, and the
+ * principal it was issued to; a plan task also the snapshot, the slice of its data manifests and
+ * the request itself.
+ */
+public final class PlanTokens {
+  private static final SealedTokens PLAN_IDS =
+      new SealedTokens("pi1.", "floe-plan-id-key:", "plan id", 4 * 1024);
+  private static final SealedTokens PLAN_TASKS =
+      new SealedTokens("pt1.", "floe-plan-task-key:", "plan task", 1024 * 1024);
+
+  private PlanTokens() {}
+
+  /** Whom and what a plan was issued for. */
+  public record Bound(String warehouse, String table, String tableUuid, String principal) {
+    void write(ObjectNode body) {
+      body.put("w", warehouse);
+      body.put("t", table);
+      body.put("u", tableUuid);
+      body.put("p", principal);
+    }
+
+    static Bound read(JsonNode body) {
+      return new Bound(
+          body.path("w").asText(),
+          body.path("t").asText(),
+          body.path("u").asText(),
+          body.path("p").asText());
+    }
+  }
+
+  /** One plan task: a slice of a snapshot's data manifests, planned as the request asks. */
+  public record Task(
+      Bound bound, long snapshotId, ScanPlanner.Slice slice, PlanTableScanRequest request) {}
+
+  public static String planId(Bound bound, byte[] secret) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    bound.write(body);
+    return PLAN_IDS.seal(secret, FloeJson.toBytes(body));
+  }
+
+  /**
+   * @throws SealedTokens.InvalidTokenException when it is not a plan id this catalog issued
+   */
+  public static Bound readPlanId(String planId, byte[] secret) {
+    return Bound.read(json(PLAN_IDS.open(secret, planId), "plan id"));
+  }
+
+  public static String planTask(Task task, byte[] secret) {
+    ObjectNode body = FloeJson.mapper().createObjectNode();
+    task.bound().write(body);
+    body.put("s", Long.toString(task.snapshotId()));
+    body.put("f", task.slice().from());
+    body.put("e", task.slice().to());
+    body.put("r", PlanTableScanRequestParser.toJson(task.request()));
+    return PLAN_TASKS.seal(secret, FloeJson.toBytes(body));
+  }
+
+  /**
+   * @throws SealedTokens.InvalidTokenException when it is not a plan task this catalog issued
+   */
+  public static Task readPlanTask(String token, byte[] secret) {
+    JsonNode body = json(PLAN_TASKS.open(secret, token), "plan task");
+    try {
+      return new Task(
+          Bound.read(body),
+          Long.parseLong(body.path("s").asText()),
+          new ScanPlanner.Slice(body.path("f").asInt(), body.path("e").asInt()),
+          PlanTableScanRequestParser.fromJson(body.path("r").asText()));
+    } catch (RuntimeException e) {
+      throw new SealedTokens.InvalidTokenException("Malformed plan task");
+    }
+  }
+
+  private static JsonNode json(byte[] payload, String name) {
+    try {
+      JsonNode body = FloeJson.mapper().readTree(payload);
+      if (body == null || !body.isObject()) {
+        throw new SealedTokens.InvalidTokenException("Malformed " + name);
+      }
+      return body;
+    } catch (IOException e) {
+      throw new SealedTokens.InvalidTokenException("Malformed " + name);
+    }
+  }
+}
