@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
+import dev.floe.infra.testing.ServerMetrics;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -42,6 +43,13 @@ class SparkEndToEndIT {
     spark =
         SparkSessions.withCatalog("floe-engine-tests", tempDir, "floe", floe, "default")
             .config("spark.sql.defaultCatalog", "floe")
+            // The same catalog as a reader that has the catalog plan its scans.
+            .config("spark.sql.catalog.planned", "org.apache.iceberg.spark.SparkCatalog")
+            .config("spark.sql.catalog.planned.type", "rest")
+            .config("spark.sql.catalog.planned.uri", floe.uri())
+            .config("spark.sql.catalog.planned.warehouse", "default")
+            .config("spark.sql.catalog.planned.token", readerToken())
+            .config("spark.sql.catalog.planned.scan-planning-mode", "server")
             .getOrCreate();
   }
 
@@ -371,6 +379,52 @@ class SparkEndToEndIT {
         "POST",
         DELETED + "/restore",
         "{\"kind\":\"table\",\"namespace\":[\"" + namespace + "\"],\"name\":\"" + table + "\"}");
+  }
+
+  @Test
+  void sparkReadsTheSameRowsThroughServerSidePlanning() throws Exception {
+    sql("CREATE NAMESPACE floe.planned_db");
+    sql(
+        "CREATE TABLE floe.planned_db.events (id BIGINT, category STRING) USING iceberg"
+            + " PARTITIONED BY (category) TBLPROPERTIES ('format-version'='2',"
+            + " 'write.delete.mode'='merge-on-read', 'write.update.mode'='merge-on-read')");
+    sql("INSERT INTO floe.planned_db.events VALUES (1, 'a'), (2, 'a'), (3, 'b'), (4, 'c')");
+    sql("INSERT INTO floe.planned_db.events VALUES (5, 'b'), (6, 'c')");
+    sql("DELETE FROM floe.planned_db.events WHERE id = 2");
+    sql("UPDATE floe.planned_db.events SET category = 'z' WHERE id = 5");
+
+    long plansBefore = ServerMetrics.answered(floe, "tables/{table}/plan", 200);
+    for (String query :
+        List.of(
+            "SELECT * FROM %s ORDER BY id",
+            "SELECT id FROM %s WHERE category = 'b' ORDER BY id",
+            "SELECT category, count(*) FROM %s WHERE id > 2 GROUP BY category ORDER BY category")) {
+      assertThat(rows(String.format(query, "planned.planned_db.events")))
+          .as(query)
+          .isEqualTo(rows(String.format(query, "floe.planned_db.events")));
+    }
+    assertThat(rows("SELECT * FROM planned.planned_db.events ORDER BY id"))
+        .containsExactly(row(1L, "a"), row(3L, "b"), row(4L, "c"), row(5L, "z"), row(6L, "c"));
+    assertThat(ServerMetrics.answered(floe, "tables/{table}/plan", 200) - plansBefore)
+        .isGreaterThanOrEqualTo(3);
+  }
+
+  /** A principal with the {@code reader} role on {@code default}, and its token. */
+  private static String readerToken() {
+    try {
+      AdminHttp.expect(floe, 201, "POST", "/management/v1/principals", "{\"name\":\"analyst\"}");
+      AdminHttp.expect(
+          floe,
+          204,
+          "PUT",
+          "/management/v1/principals/analyst/roles/default",
+          "{\"role\":\"reader\"}");
+      return AdminHttp.expect(floe, 201, "POST", "/management/v1/principals/analyst/tokens", "{}")
+          .path("token")
+          .asText();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   /** A request to Floe with the admin token, which must answer 200; its JSON. */
