@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServerOptions;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -16,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /**
  * An HTTP server that does nothing: every request is answered 200 with the same bytes, on Vert.x
@@ -68,6 +70,37 @@ public final class NoopServer {
   }
 
   /** Starts a no-op server answering {@code body} to every request. */
+  /**
+   * The catalog's answer to one {@code load-table} request, served by a {@link NoopServer} in a JVM
+   * of its own to the same number of clients, warm-up included, while the catalog sits idle.
+   */
+  static Stats measure(RestTarget target, String table, Workloads.Settings settings) {
+    RestTarget.Response answer = target.call("GET", table, null);
+    if (answer.status() != 200) {
+      throw new IllegalStateException(
+          target.name + ": loading " + table + " answered " + answer.status());
+    }
+    try (NoopServer.Running server =
+        NoopServer.start(answer.body().getBytes(StandardCharsets.UTF_8))) {
+      URI uri = server.sameRequest(target.uriOf(table));
+      Http1 http = new Http1();
+      IntSupplier load =
+          () -> {
+            try {
+              return http.send("GET", uri, null, target.token).status();
+            } catch (IOException e) {
+              return -1;
+            }
+          };
+      if (settings.warmupSeconds() > 0) {
+        Load.closedLoop(settings.warmupSeconds(), settings.clients(), load);
+      }
+      return Load.closedLoop(settings.durationSeconds(), settings.clients(), load);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   static Running start(byte[] body) throws IOException {
     Path file = Files.createTempFile("floe-noop-body", ".json");
     Files.write(file, body);

@@ -1,18 +1,14 @@
 package dev.floe.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.IntSupplier;
 
 /**
  * The workloads, modelled on Apache Polaris's benchmark suite (namespace tree, reads, mixed
@@ -34,6 +30,10 @@ final class Workloads {
    * by {@link #events()}, not {@link #run}, as one result per page size.
    */
   static final String EVENTS = "events";
+
+  /** Workloads that need a set-up of their own, measured only when {@code --only} names them. */
+  static final Set<String> ON_REQUEST =
+      Set.of(SignRequests.WORKLOAD, ScanPlans.SERVER, ScanPlans.CLIENT);
 
   private final RestTarget target;
   private final RestTarget noisy;
@@ -114,7 +114,9 @@ final class Workloads {
             "many-tables-list-unpaged",
             EVENTS,
             Fairness.WORKLOAD,
-            SignRequests.WORKLOAD));
+            SignRequests.WORKLOAD,
+            ScanPlans.SERVER,
+            ScanPlans.CLIENT));
     return names;
   }
 
@@ -137,7 +139,7 @@ final class Workloads {
    */
   Stats run(String name) {
     if (name.equals(NOOP_SERVER)) {
-      return noopServer();
+      return NoopServer.measure(target, tables.get(0), settings);
     }
     if (settings.warmupSeconds() > 0) {
       measure(name, settings.warmupSeconds());
@@ -164,38 +166,6 @@ final class Workloads {
     long after = ServerCpu.treeNanos(target.serverPids);
     long elapsed = System.nanoTime() - started;
     return before < 0 || after < 0 ? Double.NaN : (after - before) / (double) elapsed;
-  }
-
-  /**
-   * The catalog's answer to one {@code load-table} request, served by a {@link NoopServer} in a JVM
-   * of its own to the same number of clients, warm-up included, while the catalog sits idle.
-   */
-  private Stats noopServer() {
-    String table = tables.get(0);
-    RestTarget.Response answer = target.call("GET", table, null);
-    if (answer.status() != 200) {
-      throw new IllegalStateException(
-          target.name + ": loading " + table + " answered " + answer.status());
-    }
-    try (NoopServer.Running server =
-        NoopServer.start(answer.body().getBytes(StandardCharsets.UTF_8))) {
-      URI uri = server.sameRequest(target.uriOf(table));
-      Http1 http = new Http1();
-      IntSupplier load =
-          () -> {
-            try {
-              return http.send("GET", uri, null, target.token).status();
-            } catch (IOException e) {
-              return -1;
-            }
-          };
-      if (settings.warmupSeconds() > 0) {
-        Load.closedLoop(settings.warmupSeconds(), settings.clients(), load);
-      }
-      return Load.closedLoop(settings.durationSeconds(), settings.clients(), load);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private Stats measure(String name, int seconds) {
@@ -237,6 +207,7 @@ final class Workloads {
               seconds, 1, () -> status("GET", "namespaces/" + many() + "/tables", null));
       case SignRequests.WORKLOAD ->
           new SignRequests(target, tables.get(0)).run(seconds, settings.clients());
+      case ScanPlans.SERVER, ScanPlans.CLIENT -> plans().run(name, seconds);
       default -> throw new IllegalArgumentException("Unknown workload " + name);
     };
   }
@@ -267,6 +238,16 @@ final class Workloads {
 
   private String bigTable;
   private String manyNamespace;
+  private ScanPlans plans;
+
+  /** The scan planning workloads' table, made on first use; its first plans measured. */
+  private synchronized ScanPlans plans() {
+    if (plans == null) {
+      plans = new ScanPlans(target, run);
+      results.put("plan-first", plans.firstPlans());
+    }
+    return plans;
+  }
 
   private synchronized String big() {
     if (bigTable == null) {

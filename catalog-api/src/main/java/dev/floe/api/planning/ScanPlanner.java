@@ -52,6 +52,17 @@ public final class ScanPlanner {
   private final Map<FileIO, FileIO> cachingIo = new ConcurrentHashMap<>();
   private final ExecutorService readers;
 
+  /**
+   * The manifest lists found inside the locations the table holds, with those locations: a manifest
+   * list names one immutable list of manifests, so it is checked once, not by every plan task.
+   */
+  private final Cache<String, Boolean> confinedLists =
+      Caffeine.newBuilder()
+          .maximumSize(10_000)
+          .expireAfterAccess(Duration.ofMinutes(10))
+          .executor(Runnable::run)
+          .build();
+
   /** Parsed metadata by file, each with its snapshots' manifest lists once read. */
   private final Cache<String, Parsed> parsed;
 
@@ -268,6 +279,10 @@ public final class ScanPlanner {
   /** The snapshot, once its manifest list and every manifest in it are inside the table. */
   private Snapshot confined(Table table, Snapshot snapshot, Collection<String> held) {
     String list = snapshot.manifestListLocation();
+    String checked = list + '\n' + String.join("\n", held);
+    if (list != null && confinedLists.getIfPresent(checked) != null) {
+      return snapshot;
+    }
     if (list != null && !authority.mayReach(list, held)) {
       throw new OutsideTableException(
           "The manifest list of snapshot "
@@ -281,6 +296,9 @@ public final class ScanPlanner {
                 + snapshot.snapshotId()
                 + " is outside the locations the catalog holds for the table");
       }
+    }
+    if (list != null) {
+      confinedLists.put(checked, Boolean.TRUE);
     }
     return snapshot;
   }

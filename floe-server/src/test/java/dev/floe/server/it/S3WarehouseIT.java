@@ -8,6 +8,7 @@ import dev.floe.infra.testing.FloeProcess;
 import dev.floe.infra.testing.LocalSts;
 import dev.floe.infra.testing.S3ProxyProcess;
 import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.DataFileEntries;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -309,6 +310,45 @@ class S3WarehouseIT {
                     "{\"requirements\":[],\"updates\":[]}")
                 .status())
         .isEqualTo(403);
+  }
+
+  /** A scan planned by the catalog comes with credentials that may only read the table. */
+  @Test
+  void aServerSidePlanCarriesReadOnlyCredentialsForTheTable() throws Exception {
+    TableIdentifier id = TableIdentifier.of(DB, "planned");
+    String location;
+    try (RESTCatalog catalog = client()) {
+      db(catalog);
+      Table table = catalog.createTable(id, SCHEMA);
+      table.newFastAppend().appendFile(DataFileEntries.of(table, "a")).commit();
+      location = table.location();
+    }
+    int before = sts.requests().size();
+    HttpResponse<String> response =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(floe.uri() + "/v1/lake/namespaces/db/tables/planned/plan"))
+                    .header("Authorization", "Bearer " + admin)
+                    .header("X-Iceberg-Access-Delegation", "vended-credentials")
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    JsonNode plan = JSON.readTree(response.body());
+    assertThat(plan.path("file-scan-tasks")).hasSize(1);
+    JsonNode credential = plan.path("storage-credentials").get(0);
+    assertThat(credential.path("prefix").asText()).isEqualTo(location);
+    assertThat(credential.path("config").path("s3.session-token").asText())
+        .startsWith("local-sts-session-token-");
+    // Read-only even for a caller who may write the table.
+    assertThat(sts.requests()).hasSize(before + 1);
+    String key = location.substring("s3://lake/".length());
+    assertThat(sts.requests().get(before).get("Policy"))
+        .contains("\"s3:GetObject\"")
+        .contains("arn:aws:s3:::lake/" + key + "/*")
+        .doesNotContain("s3:PutObject")
+        .doesNotContain("s3:DeleteObject");
   }
 
   @Test
