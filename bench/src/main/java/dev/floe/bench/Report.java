@@ -22,7 +22,8 @@ final class Report {
    */
   public static void main(String[] args) throws IOException {
     // A run of its own, its header and one table: --compare, two configurations of one catalog
-    // (bench/object-storage.sh); --events and --fairness, that workload alone (--only).
+    // (bench/object-storage.sh); --events, --fairness and --planning, those workloads alone
+    // (--only).
     Map<String, BiConsumer<StringBuilder, JsonNode>> single =
         Map.of(
             "--compare",
@@ -30,7 +31,9 @@ final class Report {
             "--events",
             WorkloadSections::events,
             "--fairness",
-            WorkloadSections::fairness);
+            WorkloadSections::fairness,
+            "--planning",
+            WorkloadSections::planning);
     if (single.containsKey(args[0])) {
       JsonNode run = RestTarget.JSON.readTree(Files.readString(Path.of(args[1])));
       StringBuilder md = new StringBuilder();
@@ -101,8 +104,9 @@ final class Report {
       String workload = it.next();
       if (workload.equals(Workloads.EVENTS)
           || workload.equals(Fairness.WORKLOAD)
+          || workload.equals(ScanPlans.FIRST)
           || workload.equals(IDLE)) {
-        continue; // a table of its own (events, fairness), a line of its own (idle)
+        continue; // a table of its own (events, fairness, planning), a line of its own (idle)
       }
       JsonNode a = results.path(floe).path(workload);
       JsonNode b = results.path(peer).path(workload);

@@ -41,6 +41,10 @@ import org.apache.iceberg.types.Types;
 final class ScanPlans {
   static final String CLIENT = "plan-client";
   static final String SERVER = "plan-server";
+
+  /** The first plans' times, in the results beside the workloads. */
+  static final String FIRST = "plan-first";
+
   static final int MANIFESTS = 1000;
   static final int FILES_PER_MANIFEST = 10;
 

@@ -8,7 +8,8 @@ import java.util.Locale;
 
 /**
  * The report's sections of the workloads measured their own way: the events endpoint's pages
- * ({@link EventsRead}) and one tenant's latency beside another's load (fairness).
+ * ({@link EventsRead}), one tenant's latency beside another's load (fairness), and scan planning by
+ * the catalog beside the client's own ({@link ScanPlans}).
  */
 final class WorkloadSections {
   private WorkloadSections() {}
@@ -167,6 +168,55 @@ final class WorkloadSections {
                   + together.path("errors").asLong()
                   + noisy.path("errors").asLong())
           .append(" |\n");
+    }
+  }
+
+  /**
+   * The scan planning workloads ({@link ScanPlans}) of each catalog: latency of a plan by the
+   * catalog and by the client itself, the catalog's and the client's CPU per plan, and the first
+   * plan of each.
+   */
+  static void planning(StringBuilder md, JsonNode results) {
+    md.append(
+        "| catalog | planned by | plans | p50 / p90 / p99 / max (ms) | catalog CPU-ms/plan (cores)"
+            + " | client CPU-ms/plan | first plan (ms) |\n|---|---|---:|---|---:|---:|---:|\n");
+    for (Iterator<String> it = results.fieldNames(); it.hasNext(); ) {
+      String name = it.next();
+      JsonNode first = results.path(name).path(ScanPlans.FIRST);
+      for (String workload : List.of(ScanPlans.SERVER, ScanPlans.CLIENT)) {
+        JsonNode stats = results.path(name).path(workload);
+        if (!stats.isObject()) {
+          continue;
+        }
+        boolean server = workload.equals(ScanPlans.SERVER);
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %d | %s / %s / %s / %s | %s (%.2f) | %s | %s |%n",
+                name,
+                server ? "the catalog (`plan-server`)" : "the client (`plan-client`)",
+                stats.path("ops").asLong(),
+                Report.num(stats.path("p50").asDouble()),
+                Report.num(stats.path("p90").asDouble()),
+                Report.num(stats.path("p99").asDouble()),
+                Report.num(stats.path("max").asDouble()),
+                Report.num(stats.path("serverCpuMsPerOp").asDouble()),
+                stats.path("serverCores").asDouble(),
+                Report.num(stats.path("benchCpuMsPerOp").asDouble()),
+                Report.num(first.path(server ? "server-ms" : "client-ms").asDouble())));
+      }
+      JsonNode server = results.path(name).path(ScanPlans.SERVER);
+      JsonNode client = results.path(name).path(ScanPlans.CLIENT);
+      if (server.isObject() && client.isObject()) {
+        md.append(
+            String.format(
+                Locale.ROOT,
+                "%n%s: p50 of a plan by the catalog is %.2f× the client's own; its first plan"
+                    + " %.2f×.%n",
+                name,
+                server.path("p50").asDouble() / client.path("p50").asDouble(),
+                first.path("server-ms").asDouble() / first.path("client-ms").asDouble()));
+      }
     }
   }
 }

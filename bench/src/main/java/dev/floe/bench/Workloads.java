@@ -244,7 +244,7 @@ final class Workloads {
   private synchronized ScanPlans plans() {
     if (plans == null) {
       plans = new ScanPlans(target, run);
-      results.put("plan-first", plans.firstPlans());
+      results.put(ScanPlans.FIRST, plans.firstPlans());
     }
     return plans;
   }
