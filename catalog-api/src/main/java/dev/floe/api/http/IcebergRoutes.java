@@ -182,6 +182,11 @@ public final class IcebergRoutes {
     route.add(GET, wh + "/data-access", ManagementGuards.WAREHOUSE_ADMIN, audits::handleDataAccess);
     route.add(
         GET,
+        wh + "/namespaces/{namespace}/tables/{table}/orphan-files",
+        ManagementGuards.MANAGE_PATH_TABLE,
+        new MaintenanceHandlers(catalog)::handleOrphans);
+    route.add(
+        GET,
         wh + "/deleted",
         ManagementGuards.MANAGE_QUERIED_NAMESPACE,
         deleted::handleListDeleted);

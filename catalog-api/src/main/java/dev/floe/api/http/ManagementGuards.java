@@ -69,6 +69,12 @@ final class ManagementGuards {
       (catalog, request) ->
           requireManage(catalog, request, DeletedHandlers.target(request.json()).managed(), null);
 
+  /** A table's maintenance: {@code manage} on the table of the path. */
+  static final Guards.Guard MANAGE_PATH_TABLE =
+      (catalog, request) ->
+          requireManage(
+              catalog, request, Guards.levels(request.namespace()), request.table().name());
+
   /** A warehouse's audit: its {@code admin} role, or a superuser. */
   static final Guards.Guard WAREHOUSE_ADMIN =
       inWarehouse(

@@ -41,6 +41,7 @@ public final class FloeCommand implements Runnable {
           GrantsCommand.class,
           VisibilityCommand.class,
           DeletedCommand.class,
+          MaintenanceCommand.class,
           HelpCommand.class);
 
   static final String VERBOSE = "--verbose";
