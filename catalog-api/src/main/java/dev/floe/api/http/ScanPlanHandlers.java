@@ -8,6 +8,7 @@ import dev.floe.infra.storage.vending.VendedCredentials;
 import dev.floe.infra.tokens.SealedTokens;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,9 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.exceptions.RuntimeIOException;
+import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.rest.PlanStatus;
 import org.apache.iceberg.rest.credentials.Credential;
 import org.apache.iceberg.rest.credentials.ImmutableCredential;
@@ -63,14 +67,19 @@ final class ScanPlanHandlers {
                   .withPlanId(PlanTokens.planId(bound, secret))
                   .withSpecsById(metadata.specsById());
           if (plan.tasks() != null) {
-            answer.withFileScanTasks(plan.tasks()).withDeleteFiles(deleteFiles(plan.tasks()));
+            Part first = part(plan.tasks(), 0, perAnswer(scan));
+            answer
+                .withFileScanTasks(first.tasks())
+                .withDeleteFiles(deleteFiles(first.tasks()))
+                .withPlanTasks(tokens(bound, plan.snapshotId(), null, scan, first.rest(), secret));
           } else {
             answer.withPlanTasks(
                 plan.slices().stream()
                     .map(
                         slice ->
-                            PlanTokens.planTask(
-                                new PlanTokens.Task(bound, plan.snapshotId(), slice, scan), secret))
+                            token(
+                                new PlanTokens.Task(bound, plan.snapshotId(), slice, scan, 0, 0),
+                                secret))
                     .toList());
           }
           if (StorageAccess.wantsVending(request)) {
@@ -96,9 +105,9 @@ final class ScanPlanHandlers {
         () -> {
           TableState state = load(request, warehouse, table);
           requireBound(request, table, state, task.bound(), ErrorType.NO_SUCH_PLAN_TASK);
-          List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+          List<String> held = requireHeld(table, state, request, warehouse);
           TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
-          List<FileScanTask> tasks =
+          List<FileScanTask> all =
               planned(
                   () ->
                       planner.planSlice(
@@ -108,10 +117,25 @@ final class ScanPlanHandlers {
                           task.snapshotId(),
                           task.slice(),
                           held));
+          Part part =
+              task.count() > 0
+                  ? part(all, task.skip(), task.count())
+                  : part(all, 0, perAnswer(task.request()));
+          List<String> more =
+              task.count() > 0
+                  ? List.of()
+                  : tokens(
+                      task.bound(),
+                      task.snapshotId(),
+                      task.slice(),
+                      task.request(),
+                      part.rest(),
+                      secret);
           FetchScanTasksResponse answer =
               FetchScanTasksResponse.builder()
-                  .withFileScanTasks(tasks)
-                  .withDeleteFiles(deleteFiles(tasks))
+                  .withFileScanTasks(part.tasks())
+                  .withDeleteFiles(deleteFiles(part.tasks()))
+                  .withPlanTasks(more)
                   .withSpecsById(metadata.specsById())
                   .build();
           return json(FetchScanTasksResponseParser.toJson(answer));
@@ -129,9 +153,7 @@ final class ScanPlanHandlers {
             ignored -> {
               throw new ApiException(
                   ErrorType.NO_SUCH_PLAN_ID,
-                  "Plan "
-                      + shortened(request.param("plan-id"))
-                      + " is not pending: its tasks were all in the answer that submitted it");
+                  "The plan is not pending: its tasks were all in the answer that submitted it");
             });
   }
 
@@ -147,9 +169,7 @@ final class ScanPlanHandlers {
     try {
       bound = PlanTokens.readPlanId(request.param("plan-id"), secret());
     } catch (SealedTokens.InvalidTokenException e) {
-      throw new ApiException(
-          ErrorType.NO_SUCH_PLAN_ID,
-          "No such plan: " + shortened(request.param("plan-id")) + " (" + e.getMessage() + ")");
+      throw new ApiException(ErrorType.NO_SUCH_PLAN_ID, "No such plan: " + e.getMessage());
     }
     return catalog.read(
         () -> {
@@ -157,6 +177,22 @@ final class ScanPlanHandlers {
               request, table, load(request, warehouse, table), bound, ErrorType.NO_SUCH_PLAN_ID);
           return null;
         });
+  }
+
+  /**
+   * The locations the catalog holds for the table now, which must hold the metadata planned: a
+   * past-time plan of a table dropped or replaced since finds its files no longer the table's.
+   */
+  private List<String> requireHeld(
+      TableIdentifier table, TableState state, RequestContext request, String warehouse) {
+    List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+    if (!catalog.metadataFiles().locations().mayReach(state.metadataLocation(), held)) {
+      throw new ApiException(
+          ErrorType.FORBIDDEN,
+          "Cannot plan the scan: the table's files as of then are no longer where the catalog"
+              + " holds the table (it was dropped or replaced since)");
+    }
+    return held;
   }
 
   private static PlanTokens.Bound bound(
@@ -199,6 +235,66 @@ final class ScanPlanHandlers {
       throw ApiException.badRequest("Cannot plan the scan: %s", e.getMessage());
     } catch (ScanPlanner.OutsideTableException e) {
       throw new ApiException(ErrorType.FORBIDDEN, "Cannot plan the scan: " + e.getMessage());
+    } catch (NotFoundException e) {
+      // A file the table's metadata names is not in storage: no stack trace per request.
+      throw ApiException.notFound(
+          "Cannot plan the scan: a file of the table's snapshot is missing from storage");
+    } catch (RuntimeIOException e) {
+      throw ApiException.serviceUnavailable(
+          "Cannot plan the scan: reading the table's manifests failed; retry");
+    }
+  }
+
+  /** The longest answer, estimated, before the rest of a plan is handed out as plan tasks. */
+  private static final long ANSWER_BYTES = 8L * 1024 * 1024;
+
+  /**
+   * How many file scan tasks one answer holds: each carries its data file (about 1 KiB, more with
+   * column stats) and a residual filter as large as the request's at most, so a large filter over
+   * many files is answered in parts instead of one answer of hundreds of megabytes.
+   */
+  static int perAnswer(PlanTableScanRequest request) {
+    long filter = request.filter() == null ? 0 : ExpressionParser.toJson(request.filter()).length();
+    long stats = request.statsFields() == null ? 0 : 256L * request.statsFields().size();
+    return (int) Math.max(1, ANSWER_BYTES / (1024 + filter + stats));
+  }
+
+  /** The tasks an answer holds, and the positions and counts of the parts left for plan tasks. */
+  private record Part(List<FileScanTask> tasks, List<int[]> rest) {}
+
+  private static Part part(List<FileScanTask> all, int skip, int count) {
+    int from = Math.min(skip, all.size());
+    int to = (int) Math.min(all.size(), (long) from + count);
+    List<int[]> rest = new ArrayList<>();
+    for (int next = to; next < all.size(); next += count) {
+      rest.add(new int[] {next, count});
+    }
+    return new Part(all.subList(from, to), rest);
+  }
+
+  private static List<String> tokens(
+      PlanTokens.Bound bound,
+      Long snapshotId,
+      ScanPlanner.Slice slice,
+      PlanTableScanRequest request,
+      List<int[]> parts,
+      byte[] secret) {
+    List<String> tokens = new ArrayList<>();
+    for (int[] part : parts) {
+      tokens.add(
+          token(
+              new PlanTokens.Task(
+                  bound, snapshotId == null ? -1 : snapshotId, slice, request, part[0], part[1]),
+              secret));
+    }
+    return tokens;
+  }
+
+  private static String token(PlanTokens.Task task, byte[] secret) {
+    try {
+      return PlanTokens.planTask(task, secret);
+    } catch (IllegalArgumentException e) {
+      throw ApiException.badRequest("Cannot plan the scan: %s", e.getMessage());
     }
   }
 
@@ -244,10 +340,6 @@ final class ScanPlanHandlers {
 
   private static String name(TableIdentifier table) {
     return "floe." + table;
-  }
-
-  private static String shortened(String token) {
-    return token == null || token.length() <= 24 ? token : token.substring(0, 24) + "…";
   }
 
   private static HttpResult json(String body) {

@@ -18,8 +18,12 @@ import org.apache.iceberg.rest.requests.PlanTableScanRequestParser;
 public final class PlanTokens {
   private static final SealedTokens PLAN_IDS =
       new SealedTokens("pi1.", "floe-plan-id-key:", "plan id", 4 * 1024);
+
+  /** The longest plan task handed out: one a client can send back within a body's limits. */
+  static final int PLAN_TASK_MAX_CHARS = 768 * 1024;
+
   private static final SealedTokens PLAN_TASKS =
-      new SealedTokens("pt1.", "floe-plan-task-key:", "plan task", 1024 * 1024);
+      new SealedTokens("pt1.", "floe-plan-task-key:", "plan task", PLAN_TASK_MAX_CHARS);
 
   private PlanTokens() {}
 
@@ -41,9 +45,18 @@ public final class PlanTokens {
     }
   }
 
-  /** One plan task: a slice of a snapshot's data manifests, planned as the request asks. */
+  /**
+   * One plan task: a slice of a snapshot's data manifests (or, with none, the whole plan), planned
+   * as the request asks, and of its file scan tasks in order the {@code count} from {@code skip}
+   * (all of them when {@code count} is 0).
+   */
   public record Task(
-      Bound bound, long snapshotId, ScanPlanner.Slice slice, PlanTableScanRequest request) {}
+      Bound bound,
+      long snapshotId,
+      ScanPlanner.Slice slice,
+      PlanTableScanRequest request,
+      int skip,
+      int count) {}
 
   public static String planId(Bound bound, byte[] secret) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
@@ -62,10 +75,23 @@ public final class PlanTokens {
     ObjectNode body = FloeJson.mapper().createObjectNode();
     task.bound().write(body);
     body.put("s", Long.toString(task.snapshotId()));
-    body.put("f", task.slice().from());
-    body.put("e", task.slice().to());
+    if (task.slice() != null) {
+      body.put("f", task.slice().from());
+      body.put("e", task.slice().to());
+    }
+    body.put("k", task.skip());
+    body.put("n", task.count());
     body.put("r", PlanTableScanRequestParser.toJson(task.request()));
-    return PLAN_TASKS.seal(secret, FloeJson.toBytes(body));
+    String token = PLAN_TASKS.seal(secret, FloeJson.toBytes(body));
+    if (token.length() > PLAN_TASK_MAX_CHARS) {
+      throw new IllegalArgumentException(
+          "The scan's request is too large to be handed out in plan tasks ("
+              + token.length() / 1024
+              + " KiB a task, at most "
+              + PLAN_TASK_MAX_CHARS / 1024
+              + "); send a smaller filter");
+    }
+    return token;
   }
 
   /**
@@ -77,8 +103,12 @@ public final class PlanTokens {
       return new Task(
           Bound.read(body),
           Long.parseLong(body.path("s").asText()),
-          new ScanPlanner.Slice(body.path("f").asInt(), body.path("e").asInt()),
-          PlanTableScanRequestParser.fromJson(body.path("r").asText()));
+          body.has("f")
+              ? new ScanPlanner.Slice(body.path("f").asInt(), body.path("e").asInt())
+              : null,
+          PlanTableScanRequestParser.fromJson(body.path("r").asText()),
+          body.path("k").asInt(),
+          body.path("n").asInt());
     } catch (RuntimeException e) {
       throw new SealedTokens.InvalidTokenException("Malformed plan task");
     }

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,7 +31,6 @@ import org.apache.iceberg.expressions.Binder;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.rest.requests.PlanTableScanRequest;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.iceberg.util.ThreadPools;
 
 /**
@@ -53,15 +53,13 @@ public final class ScanPlanner {
   private final ExecutorService readers;
 
   /**
-   * The manifest lists found inside the locations the table holds, with those locations: a manifest
-   * list names one immutable list of manifests, so it is checked once, not by every plan task.
+   * The snapshots (parsed instances, by identity) whose manifests were found inside the locations
+   * the table holds, with those locations. An instance reads its manifest list once and keeps it
+   * ({@link #confined}), so its check holds for as long as the instance lives; a manifest list file
+   * rewritten since is read again only by a new instance, which is checked again.
    */
-  private final Cache<String, Boolean> confinedLists =
-      Caffeine.newBuilder()
-          .maximumSize(10_000)
-          .expireAfterAccess(Duration.ofMinutes(10))
-          .executor(Runnable::run)
-          .build();
+  private final Cache<Snapshot, List<String>> confinedSnapshots =
+      Caffeine.newBuilder().weakKeys().maximumSize(10_000).executor(Runnable::run).build();
 
   /** Parsed metadata by file, each with its snapshots' manifest lists once read. */
   private final Cache<String, Parsed> parsed;
@@ -156,7 +154,10 @@ public final class ScanPlanner {
     return new Plan(metadata, id, null, slices);
   }
 
-  /** The file scan tasks of one slice of a snapshot's data manifests (a plan task). */
+  /**
+   * The file scan tasks of a plan task: one slice of a snapshot's data manifests, or with no slice
+   * the whole snapshot, or the request's incremental scan when it is one.
+   */
   public List<FileScanTask> planSlice(
       TableMetadata metadata,
       String name,
@@ -165,6 +166,9 @@ public final class ScanPlanner {
       Slice slice,
       Collection<String> held) {
     Table table = table(metadata, name, null);
+    if (request.startSnapshotId() != null) {
+      return incremental(table, request, held);
+    }
     Snapshot snapshot = table.snapshot(snapshotId);
     if (snapshot == null) {
       throw new BadScanException("Snapshot " + snapshotId + " is no longer in the table");
@@ -204,13 +208,21 @@ public final class ScanPlanner {
     long start = request.startSnapshotId();
     long end = request.endSnapshotId();
     snapshot(table, start);
-    snapshot(table, end);
-    if (!SnapshotUtil.isAncestorOf(table, end, start) || start == end) {
+    Snapshot snapshot = snapshot(table, end);
+    // Walked by hand, at most once round the table's snapshots: a writer may commit parents that
+    // form a cycle, which Iceberg's own walk would follow for ever.
+    int left = ((BaseTable) table).operations().current().snapshots().size();
+    List<Snapshot> appended = new ArrayList<>();
+    while (snapshot != null && snapshot.snapshotId() != start && left-- > 0) {
+      appended.add(snapshot);
+      snapshot = snapshot.parentId() == null ? null : table.snapshot(snapshot.parentId());
+    }
+    if (snapshot == null || snapshot.snapshotId() != start || appended.isEmpty()) {
       throw new BadScanException(
           "Snapshot " + start + " is not an ancestor of snapshot " + end + " in the table");
     }
-    for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(end, start, table::snapshot)) {
-      confined(table, snapshot, held);
+    for (Snapshot each : appended) {
+      confined(table, each, held);
     }
     return collect(
         configure(
@@ -249,12 +261,16 @@ public final class ScanPlanner {
         }
         configured = configured.includeColumnStats(request.statsFields());
       }
-    } catch (ValidationException | IllegalArgumentException e) {
+    } catch (ValidationException | IllegalArgumentException | UnsupportedOperationException e) {
       throw new BadScanException(e.getMessage());
     }
     return configured.planWith(readers);
   }
 
+  /**
+   * The scan's tasks in the order of their data files' locations: manifests are read in parallel,
+   * and a plan task that hands out a part of a plan by position needs the same order every time.
+   */
   private static List<FileScanTask> collect(Scan<?, FileScanTask, ?> scan) {
     List<FileScanTask> tasks = new ArrayList<>();
     try (CloseableIterable<FileScanTask> files = scan.planFiles()) {
@@ -262,6 +278,7 @@ public final class ScanPlanner {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    tasks.sort(Comparator.comparing(task -> task.file().location()));
     return tasks;
   }
 
@@ -276,31 +293,44 @@ public final class ScanPlanner {
     return snapshot;
   }
 
-  /** The snapshot, once its manifest list and every manifest in it are inside the table. */
+  /**
+   * The snapshot, once its manifest list and every manifest in it are inside the table. Its
+   * manifests are read under its lock, so that the list checked is the list it keeps and every
+   * later plan of it uses: two first reads at once could otherwise keep a list rewritten between
+   * them, unchecked.
+   */
   private Snapshot confined(Table table, Snapshot snapshot, Collection<String> held) {
-    String list = snapshot.manifestListLocation();
-    String checked = list + '\n' + String.join("\n", held);
-    if (list != null && confinedLists.getIfPresent(checked) != null) {
+    List<String> holding = List.copyOf(held);
+    if (holding.equals(confinedSnapshots.getIfPresent(snapshot))) {
       return snapshot;
     }
-    if (list != null && !authority.mayReach(list, held)) {
+    String list = snapshot.manifestListLocation();
+    if (list != null && !isFileInside(list, holding)) {
       throw new OutsideTableException(
           "The manifest list of snapshot "
               + snapshot.snapshotId()
               + " is outside the locations the catalog holds for the table");
     }
-    for (ManifestFile manifest : snapshot.allManifests(table.io())) {
-      if (!authority.mayReach(manifest.path(), held)) {
+    List<ManifestFile> manifests = new ArrayList<>();
+    synchronized (snapshot) {
+      manifests.addAll(snapshot.dataManifests(table.io()));
+      manifests.addAll(snapshot.deleteManifests(table.io()));
+    }
+    for (ManifestFile manifest : manifests) {
+      if (!isFileInside(manifest.path(), holding)) {
         throw new OutsideTableException(
             "A manifest of snapshot "
                 + snapshot.snapshotId()
                 + " is outside the locations the catalog holds for the table");
       }
     }
-    if (list != null) {
-      confinedLists.put(checked, Boolean.TRUE);
-    }
+    confinedSnapshots.put(snapshot, holding);
     return snapshot;
+  }
+
+  /** A file (never a directory's own name) strictly inside a location the table holds. */
+  private boolean isFileInside(String path, List<String> held) {
+    return !path.endsWith("/") && authority.mayReach(path, held);
   }
 
   /** The table as of this metadata, reading through the cache; a slice's scans see the slice. */

@@ -28,13 +28,16 @@ class PlanTokensTest {
             .build();
     String token =
         PlanTokens.planTask(
-            new PlanTokens.Task(BOUND, 42L, new ScanPlanner.Slice(32, 64), request), SECRET);
+            new PlanTokens.Task(BOUND, 42L, new ScanPlanner.Slice(32, 64), request, 100, 50),
+            SECRET);
 
     assertThat(token).startsWith("pt1.").doesNotContain("reader").doesNotContain("db.t");
     PlanTokens.Task read = PlanTokens.readPlanTask(token, SECRET);
     assertThat(read.bound()).isEqualTo(BOUND);
     assertThat(read.snapshotId()).isEqualTo(42L);
     assertThat(read.slice()).isEqualTo(new ScanPlanner.Slice(32, 64));
+    assertThat(read.skip()).isEqualTo(100);
+    assertThat(read.count()).isEqualTo(50);
     assertThat(read.request().select()).containsExactly("id");
     assertThat(read.request().filter().toString()).isEqualTo(request.filter().toString());
     assertThat(read.request().caseSensitive()).isFalse();

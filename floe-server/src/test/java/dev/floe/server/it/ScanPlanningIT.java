@@ -12,6 +12,11 @@ import dev.floe.server.it.support.PlannedTasks;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.SharedFloe;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.iceberg.AppendFiles;
@@ -25,6 +30,9 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.ForbiddenException;
+import org.apache.iceberg.expressions.Expression;
+import org.apache.iceberg.expressions.ExpressionParser;
+import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.RESTCatalog;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
@@ -179,6 +187,14 @@ class ScanPlanningIT {
         "BadRequestException");
     assertError(
         plan(readerToken, name, "{\"filter\":{\"type\":\"zz\"}}"), 400, "BadRequestException");
+    assertError(
+        plan(
+            readerToken,
+            name,
+            "{\"filter\":{\"type\":\"eq\",\"term\":{\"type\":\"transform\","
+                + "\"transform\":\"zzz\",\"term\":\"id\"},\"value\":1}}"),
+        400,
+        "BadRequestException");
     assertError(plan(null, name, "{}"), 401, "NotAuthorizedException");
   }
 
@@ -210,6 +226,106 @@ class ScanPlanningIT {
   }
 
   @Test
+  void aManifestListRewrittenAfterAPlanIsCheckedAgain() throws Exception {
+    Table victim = writer.createTable(TableIdentifier.of(NAMESPACE, "swap_victim"), SCHEMA);
+    victim.newFastAppend().appendFile(DataFileEntries.of(victim, "a")).commit();
+    TableIdentifier name = TableIdentifier.of(NAMESPACE, "swap_thief");
+    Table thief = writer.createTable(name, SCHEMA);
+    thief.newFastAppend().appendFile(DataFileEntries.of(thief, "a")).commit();
+    assertThat(PlannedTasks.of(server.loadTable(name).newScan())).hasSize(1);
+
+    // The thief's manifest list, checked once, is overwritten with the victim's, then any commit
+    // makes the catalog parse the table again.
+    Files.copy(
+        localPath(victim.currentSnapshot().manifestListLocation()),
+        localPath(thief.currentSnapshot().manifestListLocation()),
+        StandardCopyOption.REPLACE_EXISTING);
+    thief.updateProperties().set("k", "v").commit();
+
+    assertThatThrownBy(() -> PlannedTasks.of(server.loadTable(name).newScan()))
+        .isInstanceOf(ForbiddenException.class)
+        .hasMessageContaining("outside the locations the catalog holds for the table");
+  }
+
+  @Test
+  void anIncrementalPlanOverAParentCycleIsRefused() {
+    TableIdentifier name = TableIdentifier.of(NAMESPACE, "cycle");
+    Table table = writer.createTable(name, SCHEMA);
+    long now = System.currentTimeMillis();
+    String list = table.location() + "/metadata/none.avro";
+    String body =
+        "{\"requirements\":[],\"updates\":["
+            + snapshot(5003, null, 1, now, list)
+            + ","
+            + snapshot(5001, 5002L, 2, now + 1, list)
+            + ","
+            + snapshot(5002, 5001L, 3, now + 2, list)
+            + "]}";
+    AuthHttp.expect(200, floe.uri(), "POST", tablePath(name), writerToken, body);
+
+    long began = System.nanoTime();
+    assertError(
+        plan(readerToken, name, "{\"start-snapshot-id\":5003,\"end-snapshot-id\":5001}"),
+        400,
+        "BadRequestException");
+    assertThat(System.nanoTime() - began).isLessThan(10_000_000_000L);
+  }
+
+  @Test
+  void aLargeFilterOverManyFilesIsAnsweredInParts() {
+    TableIdentifier name = TableIdentifier.of(NAMESPACE, "wide");
+    Table table = writer.createTable(name, SCHEMA, PartitionSpec.unpartitioned());
+    ManifestWriter<DataFile> manifest =
+        ManifestFiles.write(
+            2,
+            table.spec(),
+            table.io().newOutputFile(table.location() + "/metadata/wide.avro"),
+            null);
+    try (manifest) {
+      for (int i = 0; i < 2000; i++) {
+        manifest.add(DataFileEntries.of(table, "x"));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    table.newFastAppend().appendManifest(manifest.toManifestFile()).commit();
+    Object[] ids = new Object[3000];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = (long) i * 7;
+    }
+    Expression filter = Expressions.in("id", ids);
+
+    AuthHttp.Response answer =
+        plan(readerToken, name, "{\"filter\":" + ExpressionParser.toJson(filter) + "}");
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body().length()).isLessThan(12 * 1024 * 1024);
+    JsonNode plan = answer.json();
+    assertThat(plan.path("file-scan-tasks").size()).isPositive().isLessThan(2000);
+    assertThat(plan.path("plan-tasks").size()).isPositive();
+
+    assertThat(PlannedTasks.of(server.loadTable(name).newScan().filter(filter)))
+        .hasSize(2000)
+        .isEqualTo(PlannedTasks.of(writer.loadTable(name).newScan().filter(filter)));
+  }
+
+  private static String snapshot(long id, Long parent, long sequence, long time, String list) {
+    return "{\"action\":\"add-snapshot\",\"snapshot\":{\"snapshot-id\":"
+        + id
+        + (parent == null ? "" : ",\"parent-snapshot-id\":" + parent)
+        + ",\"sequence-number\":"
+        + sequence
+        + ",\"timestamp-ms\":"
+        + time
+        + ",\"manifest-list\":\""
+        + list
+        + "\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}}";
+  }
+
+  private static Path localPath(String location) {
+    return Path.of(URI.create(location.replaceFirst("^file:/+", "file:///")));
+  }
+
+  @Test
   void refusesAManifestOutsideTheTable() {
     TableIdentifier victim = TableIdentifier.of(NAMESPACE, "victim");
     Table victimTable = writer.createTable(victim, SCHEMA);
@@ -236,7 +352,7 @@ class ScanPlanningIT {
         writer.add(DataFileEntries.of(table, "x"));
       }
     } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      throw new UncheckedIOException(e);
     }
     return writer.toManifestFile();
   }
