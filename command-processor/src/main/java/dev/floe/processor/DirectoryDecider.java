@@ -84,7 +84,7 @@ public final class DirectoryDecider {
           rule(RegisterViewCommand.class, ViewNameDecider::register),
           rule(RelocateCommand.class, RelocationDecider::relocate),
           rule(RestoreDeletedCommand.class, (d, l, c) -> RecoveryDecider.restore(d, c)),
-          rule(ExpungeDeletedCommand.class, (d, l, c) -> RecoveryDecider.expunge(d, c)));
+          rule(ExpungeDeletedCommand.class, RecoveryDecider::expunge));
 
   private static <T extends CatalogCommand> Map.Entry<Class<?>, Rule<?>> rule(
       Class<T> type, Rule<T> rule) {

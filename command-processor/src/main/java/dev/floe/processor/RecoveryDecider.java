@@ -19,6 +19,8 @@ import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.ViewExpungedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.location.Location;
 import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.RestoreStep;
 import java.nio.charset.StandardCharsets;
@@ -133,7 +135,8 @@ public final class RecoveryDecider {
   }
 
   /** Ends a kept entity's recovery period now; a namespace's ends what is kept inside it too. */
-  static Decision expunge(Directory directory, ExpungeDeletedCommand c) {
+  static Decision expunge(
+      Directory directory, LocationAuthority locations, ExpungeDeletedCommand c) {
     String id = c.header().commandId();
     Optional<DeletedEntity> found =
         DeletedEntity.NAMESPACE.equals(c.kind())
@@ -144,7 +147,15 @@ public final class RecoveryDecider {
     }
     List<CatalogEvent> events =
         withContents(directory, found.get()).stream()
-            .map(e -> expunged(c.warehouse(), e, !c.retainData(), id, c.header().principal()))
+            .map(
+                e ->
+                    expunged(
+                        c.warehouse(),
+                        e,
+                        !c.retainData(),
+                        id,
+                        c.header().principal(),
+                        areas(locations, c.warehouse(), e, !c.retainData())))
             .toList();
     return Decision.reply(events, CommandReply.done(id));
   }
@@ -154,7 +165,8 @@ public final class RecoveryDecider {
    * nowMs} (with what is kept inside an expired namespace), each as if its own command: its id
    * follows from the drop, so deciding it again (after a crash) records the same event.
    */
-  public static List<CatalogEvent> expire(Directory directory, String warehouse, long nowMs) {
+  public static List<CatalogEvent> expire(
+      Directory directory, LocationAuthority locations, String warehouse, long nowMs) {
     Map<String, DeletedEntity> expired = new LinkedHashMap<>();
     for (DeletedEntity entity : directory.deleted()) {
       if (entity.expiresAtMs() <= nowMs) {
@@ -165,7 +177,13 @@ public final class RecoveryDecider {
     List<CatalogEvent> namespaces = new ArrayList<>();
     for (DeletedEntity entity : expired.values()) {
       CatalogEvent event =
-          expunged(warehouse, entity, true, expiryCommandId(entity), EXPIRY_PRINCIPAL);
+          expunged(
+              warehouse,
+              entity,
+              true,
+              expiryCommandId(entity),
+              EXPIRY_PRINCIPAL,
+              areas(locations, warehouse, entity, true));
       (entity.isNamespace() ? namespaces : events).add(event);
     }
     // A namespace after what it held, the deepest first.
@@ -204,8 +222,33 @@ public final class RecoveryDecider {
         .toString();
   }
 
+  /**
+   * The storage areas of an expunged namespace whose files are to be deleted: its area in every
+   * storage root of the warehouse, as the location authority places them; none for a table or a
+   * view (their own locations are purged, when asked for), or with {@code retain-data}.
+   */
+  static List<String> areas(
+      LocationAuthority locations, String warehouse, DeletedEntity entity, boolean mayPurge) {
+    if (!entity.isNamespace() || !mayPurge || locations == null) {
+      return List.of();
+    }
+    return locations.areas(warehouse, List.of(entity.droppedNamespace().levels())).stream()
+        .map(Location::canonical)
+        .toList();
+  }
+
   static CatalogEvent expunged(
       String warehouse, DeletedEntity entity, boolean mayPurge, String id, String principal) {
+    return expunged(warehouse, entity, mayPurge, id, principal, List.of());
+  }
+
+  static CatalogEvent expunged(
+      String warehouse,
+      DeletedEntity entity,
+      boolean mayPurge,
+      String id,
+      String principal,
+      List<String> purgedAreas) {
     if (entity.isNamespace()) {
       return new NamespaceExpungedEvent(
           warehouse,
@@ -213,7 +256,8 @@ public final class RecoveryDecider {
           entity.dropCommandId(),
           id,
           principal,
-          entity.namespaceState().sequence() + 2);
+          entity.namespaceState().sequence() + 2,
+          purgedAreas);
     }
     long sequence = entity.state() == null ? 1 : entity.state().sequence() + 1;
     String metadataLocation = entity.state() == null ? null : entity.state().metadataLocation();

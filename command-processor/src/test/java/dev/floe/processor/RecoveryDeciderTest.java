@@ -23,6 +23,8 @@ import dev.floe.events.state.NamespaceState;
 import dev.floe.events.state.TableEntry;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.Claims;
+import dev.floe.infra.storage.authority.LocationAuthority;
+import dev.floe.infra.storage.config.StorageConfig;
 import dev.floe.processor.step.DropTableStep;
 import dev.floe.processor.step.EntityKind;
 import dev.floe.processor.step.MoveGrantsStep;
@@ -42,6 +44,8 @@ import org.junit.jupiter.api.Test;
 
 class RecoveryDeciderTest {
   private static final String WAREHOUSE = "default";
+  private static final LocationAuthority LOCATIONS =
+      new LocationAuthority(StorageConfig.local(Map.of(WAREHOUSE, "file:///lake/default")));
   private static final Namespace DB = Namespace.of("db");
   private static final TableIdentifier ORDERS = TableIdentifier.of(DB, "orders");
   private static final String LOCATION = "file:///wh/db/orders-1";
@@ -225,8 +229,8 @@ class RecoveryDeciderTest {
             "drop-l");
     directory.deleted.add(later);
 
-    List<CatalogEvent> first = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
-    List<CatalogEvent> again = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+    List<CatalogEvent> first = RecoveryDecider.expire(directory, LOCATIONS, WAREHOUSE, 10_000);
+    List<CatalogEvent> again = RecoveryDecider.expire(directory, LOCATIONS, WAREHOUSE, 10_000);
 
     assertThat(first).hasSize(1);
     assertThat(((ExpungeEvent) first.get(0)).identifier()).isEqualTo(ORDERS);
@@ -329,6 +333,7 @@ class RecoveryDeciderTest {
     Decision decision =
         RecoveryDecider.expunge(
             directory,
+            LOCATIONS,
             new ExpungeDeletedCommand(
                 header("expunge", 5_000),
                 WAREHOUSE,
@@ -344,6 +349,10 @@ class RecoveryDeciderTest {
     assertThat(((TableExpungedEvent) decision.events().get(0)).purge()).isTrue();
     assertThat(((NamespaceExpungedEvent) decision.events().get(1)).namespace()).isEqualTo(child);
     assertThat(((NamespaceExpungedEvent) decision.events().get(2)).namespace()).isEqualTo(DB);
+    assertThat(((NamespaceExpungedEvent) decision.events().get(2)).purgedAreas())
+        .containsExactly("file:///lake/default/db");
+    assertThat(((NamespaceExpungedEvent) decision.events().get(1)).purgedAreas())
+        .containsExactly("file:///lake/default/db/child");
     assertThat(decision.events()).allMatch(e -> e.commandId().equals("expunge"));
   }
 
@@ -365,7 +374,7 @@ class RecoveryDeciderTest {
             false,
             "drop-a"));
 
-    List<CatalogEvent> expired = RecoveryDecider.expire(directory, WAREHOUSE, 10_000);
+    List<CatalogEvent> expired = RecoveryDecider.expire(directory, LOCATIONS, WAREHOUSE, 10_000);
 
     assertThat(expired)
         .extracting(CatalogEvent::type)
@@ -374,6 +383,9 @@ class RecoveryDeciderTest {
         .as("dropped without purge: its files stay")
         .isFalse();
     assertThat(expired).allMatch(e -> e.principal().equals(RecoveryDecider.EXPIRY_PRINCIPAL));
+    assertThat(((NamespaceExpungedEvent) expired.get(1)).purgedAreas())
+        .as("the expired namespace's area is emptied by the purger")
+        .containsExactly("file:///lake/default/db");
   }
 
   private Decision restoreNamespace(Namespace namespace) {
@@ -405,6 +417,7 @@ class RecoveryDeciderTest {
   private Decision expunge(boolean retain) {
     return RecoveryDecider.expunge(
         directory,
+        LOCATIONS,
         new ExpungeDeletedCommand(
             header("expunge", 5_000), WAREHOUSE, DeletedEntity.TABLE, ORDERS, null, retain));
   }

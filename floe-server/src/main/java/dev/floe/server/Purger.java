@@ -4,8 +4,10 @@ import dev.floe.client.CommandGateway;
 import dev.floe.client.Uuid7;
 import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CompletePurgeCommand;
+import dev.floe.events.state.PendingAreaPurge;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.storage.MetadataFiles;
+import dev.floe.infra.storage.authority.Claims;
 import dev.floe.projections.CatalogQueries;
 import dev.floe.projections.NotLocalException;
 import java.time.Duration;
@@ -60,6 +62,9 @@ final class Purger implements AutoCloseable {
         for (String location : queries.pendingPurges(warehouse)) {
           purge(warehouse, location);
         }
+        for (PendingAreaPurge area : queries.pendingAreaPurges(warehouse)) {
+          purgeArea(warehouse, area);
+        }
       } catch (NotLocalException e) {
         // Another instance hosts this warehouse's directory: its purger does the work.
       } catch (InterruptedException e) {
@@ -83,6 +88,48 @@ final class Purger implements AutoCloseable {
     } else {
       files.deleteAll(location);
     }
+    complete(warehouse, location, refusal);
+    if (refusal.isEmpty()) {
+      LOG.info("Purged the files of a dropped table at {}", location);
+    }
+  }
+
+  /**
+   * Empties an expired namespace's storage area of what it held: every file under it written before
+   * the expunge, except those a live entity holds (a namespace created again under that name places
+   * its tables there). A file written after the expunge is never deleted: it belongs to something
+   * new (a table staged in a namespace created again holds no location yet).
+   */
+  private void purgeArea(String warehouse, PendingAreaPurge area) throws Exception {
+    Optional<String> refusal =
+        config.deletesExpiredNamespaceFiles(warehouse)
+            ? files.locations().areaPurgeProblem(warehouse, area.location())
+            : Optional.of("kept: floe.warehouse." + warehouse + ".expired-namespace-files is keep");
+    long deleted = 0;
+    if (refusal.isEmpty()) {
+      deleted =
+          files.deleteOlderUnder(
+              area.location(),
+              area.expungedAtMs(),
+              () -> {
+                Claims live = queries.liveClaims(warehouse);
+                return file -> files.locations().heldByLive(file, live);
+              });
+    } else {
+      LOG.warn(
+          "Not emptying {} of warehouse {}, an expired namespace's area: {}",
+          area.location(),
+          warehouse,
+          refusal.get());
+    }
+    complete(warehouse, area.location(), refusal);
+    if (refusal.isEmpty()) {
+      LOG.info("Deleted {} files left in an expired namespace's area {}", deleted, area.location());
+    }
+  }
+
+  private void complete(String warehouse, String location, Optional<String> refusal)
+      throws Exception {
     CommandHeader header =
         new CommandHeader(
             Uuid7.next().toString(),
@@ -93,9 +140,6 @@ final class Purger implements AutoCloseable {
     gateway
         .submit(new CompletePurgeCommand(header, warehouse, location, refusal.orElse(null)))
         .get(30, TimeUnit.SECONDS);
-    if (refusal.isEmpty()) {
-      LOG.info("Purged the files of a dropped table at {}", location);
-    }
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.floe.projections;
 
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.PendingAreaPurge;
 import dev.floe.events.state.TableState;
 import dev.floe.infra.storage.authority.Claims;
 import java.util.List;
@@ -97,4 +98,7 @@ public interface CatalogQueries {
 
   /** Locations of dropped tables whose files wait to be purged, as the tables spelled them. */
   List<String> pendingPurges(String warehouse);
+
+  /** Areas of expired namespaces whose files wait to be purged. */
+  List<PendingAreaPurge> pendingAreaPurges(String warehouse);
 }

@@ -6,6 +6,7 @@ import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.PendingAreaPurge;
 import dev.floe.events.state.StoreNames;
 import dev.floe.events.state.TableEntry;
 import dev.floe.events.state.TableState;
@@ -236,6 +237,16 @@ public final class StreamsCatalogQueries implements CatalogQueries {
           });
     }
     return locations;
+  }
+
+  @Override
+  public List<PendingAreaPurge> pendingAreaPurges(String warehouse) {
+    List<PendingAreaPurge> areas = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> it =
+        directory(warehouse).prefixScan(DirectoryKeys.areaPurgePrefix(warehouse), KEYS)) {
+      it.forEachRemaining(entry -> areas.add(PendingAreaPurge.fromBytes(entry.value)));
+    }
+    return areas;
   }
 
   private static <T> Page<T> scan(

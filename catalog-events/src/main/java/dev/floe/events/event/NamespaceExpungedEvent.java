@@ -1,6 +1,7 @@
 package dev.floe.events.event;
 
 import dev.floe.events.state.NamespaceState;
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 
@@ -10,6 +11,9 @@ import org.apache.iceberg.catalog.Namespace;
  * each by an event of its own recorded just before this one.
  *
  * @param dropCommandId the command of the drop that started its recovery period
+ * @param purgedAreas the namespace's storage areas whose files the purger deletes (all but what a
+ *     live entity holds or what was written after this event); empty with {@code retain-data}, and
+ *     in events recorded before areas were purged
  */
 public record NamespaceExpungedEvent(
     String warehouse,
@@ -17,8 +21,13 @@ public record NamespaceExpungedEvent(
     String dropCommandId,
     String commandId,
     String principal,
-    long sequence)
+    long sequence,
+    List<String> purgedAreas)
     implements NamespaceEvent {
+  public NamespaceExpungedEvent {
+    purgedAreas = purgedAreas == null ? List.of() : List.copyOf(purgedAreas);
+  }
+
   @Override
   public Optional<NamespaceState> stateAfter(Optional<NamespaceState> before) {
     return before; // its drop already removed it

@@ -80,6 +80,15 @@ public final class DirectoryKeys {
     return "p/" + Keys.warehouse(warehouse) + "/";
   }
 
+  /** An expired namespace's area waiting for the purger ({@link PendingAreaPurge}). */
+  public static String areaPurge(String warehouse, String location) {
+    return areaPurgePrefix(warehouse) + location;
+  }
+
+  public static String areaPurgePrefix(String warehouse) {
+    return "a/" + Keys.warehouse(warehouse) + "/";
+  }
+
   /**
    * A dropped table or view kept for its recovery period ({@link DeletedEntity}), named by the
    * drop's command id: several dropped entities of one name are kept apart.

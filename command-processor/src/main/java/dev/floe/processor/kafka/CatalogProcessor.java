@@ -120,7 +120,8 @@ final class CatalogProcessor implements Processor<String, byte[], String, byte[]
             idempotencyLifetime,
             ledgerPurge::atOrBefore);
     this.expiry =
-        new ExpirySchedule(context, Duration.ZERO, new Expunger(context, directory)::expire);
+        new ExpirySchedule(
+            context, Duration.ZERO, new Expunger(context, directory, files.locations())::expire);
     // Once at the start, for what the stores already hold; each run names the next.
     ledgerPurge.atOrBefore(Long.MIN_VALUE);
     expiry.atOrBefore(Long.MIN_VALUE);

@@ -73,6 +73,7 @@ final class DirectoryEvents implements EventVisitor<Void> {
   @Override
   public Void namespaceExpunged(NamespaceExpungedEvent e) {
     directory.forgetKeptNamespace(e.namespace(), e.dropCommandId());
+    directory.reserveAreas(e.purgedAreas(), atMs);
     evolve(e);
     return null;
   }

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.floe.events.state.DirectoryKeys;
 import dev.floe.events.state.LocationClaim;
+import dev.floe.events.state.PendingAreaPurge;
 import dev.floe.events.state.TableEntry;
 import dev.floe.infra.storage.location.InvalidLocationException;
 import dev.floe.infra.storage.location.Location;
@@ -76,11 +77,24 @@ final class DirectoryIndexes {
   void forgetPurge(String location) {
     store.delete(DirectoryKeys.purge(warehouse, canonicalOrSelf(location)));
     store.delete(DirectoryKeys.purge(warehouse, location));
+    store.delete(DirectoryKeys.areaPurge(warehouse, canonicalOrSelf(location)));
   }
 
   boolean purgePending(String location) {
     return store.get(DirectoryKeys.purge(warehouse, canonicalOrSelf(location))) != null
-        || store.get(DirectoryKeys.purge(warehouse, location)) != null;
+        || store.get(DirectoryKeys.purge(warehouse, location)) != null
+        || store.get(DirectoryKeys.areaPurge(warehouse, canonicalOrSelf(location))) != null;
+  }
+
+  /**
+   * An expired namespace's area for the purger ({@code a/}): not a claim, so a namespace created
+   * again under that name places tables in it meanwhile; the purger spares what they hold and
+   * whatever was written after {@code atMs}.
+   */
+  void reserveArea(String area, long atMs) {
+    store.put(
+        DirectoryKeys.areaPurge(warehouse, canonicalOrSelf(area)),
+        new PendingAreaPurge(area, atMs).toBytes());
   }
 
   /** Locations stored before canonical keys were keyed by their normalised spelling. */

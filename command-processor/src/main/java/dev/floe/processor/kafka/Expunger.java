@@ -4,6 +4,7 @@ import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.EventEnvelope;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.DirectoryKeys;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import dev.floe.processor.RecoveryDecider;
 import java.util.Set;
 import java.util.TreeSet;
@@ -27,10 +28,15 @@ final class Expunger {
 
   private final ProcessorContext<String, byte[]> context;
   private final KeyValueStore<String, byte[]> directory;
+  private final LocationAuthority locations;
 
-  Expunger(ProcessorContext<String, byte[]> context, KeyValueStore<String, byte[]> directory) {
+  Expunger(
+      ProcessorContext<String, byte[]> context,
+      KeyValueStore<String, byte[]> directory,
+      LocationAuthority locations) {
     this.context = context;
     this.directory = directory;
+    this.locations = locations;
   }
 
   long expire(long nowMs) {
@@ -49,7 +55,7 @@ final class Expunger {
     boolean any = false;
     for (String warehouse : warehouses) {
       StoreDirectory dir = new StoreDirectory(directory, warehouse);
-      for (CatalogEvent event : RecoveryDecider.expire(dir, warehouse, nowMs)) {
+      for (CatalogEvent event : RecoveryDecider.expire(dir, locations, warehouse, nowMs)) {
         dir.apply(event, nowMs);
         byte[] envelope = EventEnvelope.wrap(event, 0, nowMs).toBytes();
         context.forward(new Record<>(event.key(), envelope, nowMs), CatalogTopology.EVENTS_SINK);

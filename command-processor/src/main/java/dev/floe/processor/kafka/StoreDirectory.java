@@ -386,4 +386,13 @@ final class StoreDirectory implements Directory {
   void forgetPurge(String location) {
     indexes.forgetPurge(location);
   }
+
+  /**
+   * An expired namespace's areas, for the purger to empty of what was there before {@code atMs}.
+   */
+  void reserveAreas(List<String> areas, long atMs) {
+    for (String area : areas) {
+      indexes.reserveArea(area, atMs);
+    }
+  }
 }

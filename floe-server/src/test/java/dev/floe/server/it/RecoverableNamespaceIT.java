@@ -9,6 +9,7 @@ import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespaceExpungedEvent;
 import dev.floe.events.event.NamespaceRestoredEvent;
 import dev.floe.events.event.TableExpungedEvent;
+import dev.floe.events.event.TableFilesPurgedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.AuthHttp.Response;
@@ -265,14 +266,16 @@ class RecoverableNamespaceIT {
   }
 
   @Test
-  void expiryExpungesANamespaceWithItsContentsAndDeletesOnlyPurgedTablesFiles() throws Exception {
+  void expiryExpungesANamespaceWithItsContentsAndEmptiesItsArea() throws Exception {
     createNamespace("fast", "tmp", "{\"k\":\"v\"}");
     Path purged = tableDir(createMetadata("fast", "tmp", "purged"));
     Path kept = tableDir(createMetadata("fast", "tmp", "kept"));
-    Path beside = Files.writeString(purged.getParent().resolve("beside.txt"), "not a table's");
+    Path area = purged.getParent();
+    Path beside = Files.writeString(area.resolve("beside.txt"), "not a table's");
     createNamespace("fast", "live", null);
     Path live = tableDir(createMetadata("fast", "live", "stays"));
-    Map<String, String> before = FileHashes.of(fast, purged);
+    Map<String, String> before = FileHashes.of(fast, area);
+    assertThat(FileHashes.of(area)).isNotEmpty();
 
     String tables = "/v1/fast/namespaces/tmp/tables/";
     AuthHttp.expect(204, floe.uri(), "DELETE", tables + "purged?purgeRequested=true", admin, null);
@@ -280,15 +283,24 @@ class RecoverableNamespaceIT {
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/fast/namespaces/tmp", admin, null);
 
     Waits.until(() -> list(FAST_DELETED, admin).isEmpty(), "everything dropped in tmp expired");
-    Waits.until(() -> !Files.exists(purged), "the purged table's files are deleted");
+    // Everything in the expired namespace's area goes: the purged table's files, the files of the
+    // table dropped without purge, and what was beside them.
+    Waits.until(() -> !Files.exists(area), "the expired namespace's area is emptied");
     Thread.sleep(2500);
 
-    assertThat(FileHashes.of(fast, purged))
-        .as("nothing but the purged table's directory changed in the warehouse")
+    assertThat(FileHashes.of(fast, area))
+        .as("nothing outside the expired namespace's area changed in the warehouse")
         .isEqualTo(before);
-    assertThat(kept.resolve("metadata")).isDirectory();
+    assertThat(kept.resolve("metadata")).doesNotExist();
+    assertThat(beside).doesNotExist();
     assertThat(live.resolve("metadata")).isDirectory();
-    assertThat(beside).exists();
+    String canonicalArea = "file://" + area.toAbsolutePath();
+    assertThat(ServerEvents.read(floe.dataDir()))
+        .anyMatch(
+            e ->
+                e instanceof TableFilesPurgedEvent p
+                    && p.location().equals(canonicalArea)
+                    && p.principal().equals("floe-purger"));
     List<CatalogEvent> events = ServerEvents.read(floe.dataDir());
     List<String> order =
         events.stream()
@@ -333,6 +345,7 @@ class RecoverableNamespaceIT {
         admin,
         null);
     AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/gone", admin, null);
+    Map<String, String> retained = FileHashes.of(table.getParent());
     Response bad =
         AuthHttp.send(
             floe.uri(),
@@ -355,9 +368,43 @@ class RecoverableNamespaceIT {
     assertThat(list(DELETED + "?namespace=gone", admin)).isEmpty();
     Thread.sleep(2500);
     assertThat(table.resolve("metadata")).as("retained").isDirectory();
+    assertThat(FileHashes.of(table.getParent())).as("retained, all of it").isEqualTo(retained);
     JsonNode fresh = createNamespace("default", "gone", null).json();
     assertThat(fresh.path("properties").size()).isZero();
     assertThat(status("GET", "/v1/default/namespaces/gone/tables/t", admin)).isEqualTo(404);
+  }
+
+  /**
+   * An expunged namespace created again at once: its new tables and anything written after the
+   * expunge stay, while what the old namespace left in the area goes.
+   */
+  @Test
+  void anExpungedNamespaceCreatedAgainKeepsItsNewTablesWhileTheOldFilesGo() throws Exception {
+    createNamespace("default", "reborn", null);
+    Path old = tableDir(createMetadata("default", "reborn", "old"));
+    Path area = old.getParent();
+    AuthHttp.expect(
+        204, floe.uri(), "DELETE", "/v1/default/namespaces/reborn/tables/old", admin, null);
+    AuthHttp.expect(204, floe.uri(), "DELETE", "/v1/default/namespaces/reborn", admin, null);
+    AuthHttp.expect(
+        204,
+        floe.uri(),
+        "POST",
+        DELETED + "/expunge",
+        admin,
+        "{\"kind\":\"namespace\",\"namespace\":[\"reborn\"]}");
+    createNamespace("default", "reborn", null);
+    Path fresh = tableDir(createMetadata("default", "reborn", "fresh"));
+    Thread.sleep(50);
+    Path late = Files.writeString(area.resolve("late.txt"), "written after the expunge");
+    Map<String, String> freshFiles = FileHashes.of(fresh);
+
+    Waits.until(() -> !Files.exists(old.resolve("metadata")), "the old table's files are deleted");
+    Thread.sleep(2500);
+
+    assertThat(FileHashes.of(fresh)).as("the new table's files").isEqualTo(freshFiles);
+    assertThat(late).exists();
+    assertThat(status("GET", "/v1/default/namespaces/reborn/tables/fresh", admin)).isEqualTo(200);
   }
 
   @Test

@@ -81,7 +81,7 @@ public final class ConfigKeys {
           "metadata-exists-ttl");
 
   /** What follows {@code floe.warehouse.<name>.} only. */
-  static final Set<String> WAREHOUSE_ONLY = Set.of("recovery-period");
+  static final Set<String> WAREHOUSE_ONLY = Set.of("recovery-period", "expired-namespace-files");
 
   /**
    * @throws IllegalArgumentException naming the first unknown {@code floe.*} key (in sorted order)

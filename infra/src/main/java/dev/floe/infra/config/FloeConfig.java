@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
@@ -55,7 +56,8 @@ public record FloeConfig(
     HttpConfig http,
     StorageConfig storage,
     Map<String, Duration> recoveryPeriods,
-    Duration sessionTimeout) {
+    Duration sessionTimeout,
+    Set<String> keepsExpiredNamespaceFiles) {
 
   /**
    * Kafka brokers refuse a session shorter than their {@code group.min.session.timeout.ms}, 6 s by
@@ -77,6 +79,8 @@ public record FloeConfig(
           }
         });
     haltBefore = haltBefore == null ? Set.of() : Set.copyOf(haltBefore);
+    keepsExpiredNamespaceFiles =
+        keepsExpiredNamespaceFiles == null ? Set.of() : Set.copyOf(keepsExpiredNamespaceFiles);
     sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
     auth = auth == null ? AuthConfig.NONE : auth;
     http = http == null ? HttpConfig.DEFAULT : http;
@@ -106,6 +110,14 @@ public record FloeConfig(
    */
   public Duration recoveryPeriod(String warehouse) {
     return recoveryPeriods.getOrDefault(warehouse, DEFAULT_RECOVERY_PERIOD);
+  }
+
+  /**
+   * Whether the files left in an expired namespace's storage area are deleted ({@code
+   * floe.warehouse.<w>.expired-namespace-files=delete}, the default) or kept ({@code keep}).
+   */
+  public boolean deletesExpiredNamespaceFiles(String warehouse) {
+    return !keepsExpiredNamespaceFiles.contains(warehouse);
   }
 
   /**
@@ -171,7 +183,24 @@ public record FloeConfig(
         StorageConfig.fromProperties(props, warehouses),
         recoveryPeriods(props),
         Duration.parse(
-            props.getProperty("floe.streams.session-timeout", DEFAULT_SESSION_TIMEOUT.toString())));
+            props.getProperty("floe.streams.session-timeout", DEFAULT_SESSION_TIMEOUT.toString())),
+        keepsExpiredNamespaceFiles(props));
+  }
+
+  private static Set<String> keepsExpiredNamespaceFiles(Properties props) {
+    Set<String> keeping = new TreeSet<>();
+    String suffix = ".expired-namespace-files";
+    for (String name : props.stringPropertyNames()) {
+      if (name.startsWith("floe.warehouse.") && name.endsWith(suffix)) {
+        String value = props.getProperty(name).trim();
+        if (value.equals("keep")) {
+          keeping.add(name.substring("floe.warehouse.".length(), name.length() - suffix.length()));
+        } else if (!value.equals("delete")) {
+          throw new IllegalArgumentException(name + " must be delete or keep: " + value);
+        }
+      }
+    }
+    return keeping;
   }
 
   private static Map<String, Duration> recoveryPeriods(Properties props) {

@@ -13,16 +13,26 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
 import org.apache.iceberg.aws.s3.S3FileIO;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 
 /**
@@ -189,6 +199,65 @@ public class MetadataFiles implements MetadataDocuments, AutoCloseable {
       throw new UnsupportedOperationException("Cannot delete by prefix at " + location);
     }
     prefixes.deletePrefix(location.endsWith("/") ? location : location + "/");
+  }
+
+  /**
+   * Deletes the files under {@code <location>/} last modified before {@code beforeMs}, except those
+   * {@code kept} says to keep; {@code kept} is asked for after the listing, so that it sees every
+   * holder of a file listed. Returns how many were deleted.
+   */
+  public long deleteOlderUnder(String location, long beforeMs, Supplier<Predicate<String>> kept) {
+    FileIO io = io(location);
+    if (!(io instanceof SupportsPrefixOperations prefixes)) {
+      throw new UnsupportedOperationException("Cannot list files at " + location);
+    }
+    List<String> old = new ArrayList<>();
+    for (FileInfo file : prefixes.listPrefix(location.endsWith("/") ? location : location + "/")) {
+      if (file.createdAtMillis() < beforeMs) {
+        old.add(file.location());
+      }
+    }
+    Predicate<String> keep = kept.get();
+    long deleted = 0;
+    for (String file : old) {
+      if (!keep.test(file)) {
+        io.deleteFile(file);
+        deleted++;
+      }
+    }
+    if (isLocal(location)) {
+      removeEmptyDirectories(LocalFileIO.toPath(location), keep);
+    }
+    return deleted;
+  }
+
+  /**
+   * A local file system keeps the directories the deleted files were in: those left empty and not
+   * kept go, deepest first (object stores have no directories). A directory's time says nothing
+   * here (deleting a file in it sets it), so an empty one made since is removed too; a writer that
+   * made it writes its file with its directories again or fails, and loses nothing.
+   */
+  private static void removeEmptyDirectories(Path root, Predicate<String> keep) {
+    if (!Files.isDirectory(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path dir :
+          paths
+              .filter(p -> Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS))
+              .sorted(Comparator.reverseOrder())
+              .toList()) {
+        if (!keep.test("file://" + dir.toAbsolutePath())) {
+          try {
+            Files.delete(dir);
+          } catch (DirectoryNotEmptyException e) {
+            // Something is still in it: it stays.
+          }
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot remove the emptied directories under " + root, e);
+    }
   }
 
   /** Whether the location is on a local file system, where checking or reading it is a syscall. */

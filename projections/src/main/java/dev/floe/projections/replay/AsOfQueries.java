@@ -2,6 +2,7 @@ package dev.floe.projections.replay;
 
 import dev.floe.events.state.MetadataDocuments;
 import dev.floe.events.state.NamespaceState;
+import dev.floe.events.state.PendingAreaPurge;
 import dev.floe.events.state.TableState;
 import dev.floe.projections.CatalogQueries;
 import dev.floe.projections.Page;
@@ -88,6 +89,11 @@ public final class AsOfQueries implements CatalogQueries {
 
   @Override
   public List<String> pendingPurges(String warehouse) {
+    return List.of();
+  }
+
+  @Override
+  public List<PendingAreaPurge> pendingAreaPurges(String warehouse) {
     return List.of();
   }
 

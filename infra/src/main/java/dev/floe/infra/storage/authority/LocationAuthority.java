@@ -276,6 +276,33 @@ public final class LocationAuthority {
   }
 
   /**
+   * Why the purger may not empty this area of an expired namespace, if it may not: it must lie
+   * strictly inside one of the warehouse's storage roots. What live entities hold inside it is
+   * spared file by file ({@link #heldByLive}).
+   */
+  public Optional<String> areaPurgeProblem(String warehouse, String area) {
+    Location parsed;
+    try {
+      parsed = Location.parse(area);
+    } catch (InvalidLocationException e) {
+      return Optional.of(e.getMessage());
+    }
+    if (roots(warehouse).stream().noneMatch(root -> root.strictlyContains(parsed))) {
+      return Optional.of("outside every storage root of warehouse " + warehouse);
+    }
+    return Optional.empty();
+  }
+
+  /** Whether a live entity holds the file (or a location the file lies in, or under it). */
+  public boolean heldByLive(String file, Claims live) {
+    try {
+      return overlapProblem(Location.parse(file), live, null).isPresent();
+    } catch (InvalidLocationException e) {
+      return true; // not a place this authority can reason about: never deleted
+    }
+  }
+
+  /**
    * Whether credentials may be vended for {@code location}: it must lie inside a location the
    * entity holds (the directory checked those against every other entity's).
    */
