@@ -27,10 +27,7 @@ port="${FLOE_PORT:-18821}"
 
 rm -rf "$work"
 mkdir -p "$work/s3/lake"
-if [ -z "${SKIP_BUILD:-}" ]; then
-  echo "Building Floe, the benchmark and the S3 server's class path..." >&2
-  (cd "$root" && mvn -q -B -DskipTests package -pl floe-server,bench,test-s3proxy -am) >&2
-fi
+s3_bench_build
 
 pids=()
 stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -42,25 +39,7 @@ java -cp "$bench_cp" dev.floe.bench.DelayProxy --port "$proxy_port" \
   --upstream "127.0.0.1:$s3_port" --delay-ms "$delay" > "$work/delay-proxy.log" 2>&1 &
 pids+=($!)
 
-cat > "$work/floe.properties" <<PROPS
-floe.warehouse.default.location=s3://lake/warehouse
-floe.warehouse.default.s3.endpoint=http://127.0.0.1:$proxy_port
-floe.warehouse.default.s3.path-style-access=true
-floe.warehouse.default.s3.region=us-east-1
-floe.warehouse.default.s3.access-key-id=bench
-floe.warehouse.default.s3.secret-access-key=bench-secret
-PROPS
-echo "Starting Floe on port $port..." >&2
-# shellcheck disable=SC2086
-java $jvm -cp "$floe_cp" dev.floe.server.Main serve --port "$port" --data-dir "$work/floe" \
-  --config "$work/floe.properties" > "$work/floe.log" 2>&1 &
-pids+=($!)
-echo $! > "$work/floe.pid"
-for _ in $(seq 1 240); do
-  curl -sf "http://localhost:$port/health/ready" > /dev/null && break
-  sleep 0.5
-done
-curl -sf "http://localhost:$port/health/ready" > /dev/null
+floe_s3_serve "$work" "$port" "http://127.0.0.1:$proxy_port"
 
 # The client reaches the table's files with the storage's keys (the catalog vends none here),
 # through the JDK's HTTP client, and leaves out the trailing checksums S3Proxy cannot verify.

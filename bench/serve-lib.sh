@@ -4,7 +4,8 @@
 # is missing; floe_start and floe_stop start and stop one `floe serve` (embedded Kafka, --auth none)
 # on "$dir/data", logging to "$dir/serve.log". floe_start reads root, jvm, port and dir (and
 # FLOE_OPTS, extra JVM options, and FLOE_ARGS, extra arguments of `floe serve`); sets pid (of the running server, empty once stopped) and
-# ready_ms. s3proxy_start starts the S3 API server the object-storage and signing benches use.
+# ready_ms. s3proxy_start starts the S3 API server the object-storage, signing and planning benches
+# use; s3_bench_build builds what they run, floe_s3_serve starts one Floe on it.
 
 floe_cp="${FLOE_CP:-$root/floe-server/target/floe-server.jar:$root/floe-server/target/lib/*}"
 bench_cp="$root/bench/target/floe-bench.jar:$root/bench/target/lib/*"
@@ -58,4 +59,39 @@ PROPS
     --properties "$1/s3proxy.properties" > "$1/s3proxy.log" 2>&1 &
   pids+=($!)
   until curl -s -o /dev/null "http://127.0.0.1:$2/"; do sleep 0.3; done
+}
+
+s3_bench_build() { # unless SKIP_BUILD: the server, the bench and the S3 server's class path
+  if [ -z "${SKIP_BUILD:-}" ]; then
+    echo "Building Floe, the benchmark and the S3 server's class path..." >&2
+    (cd "$root" && mvn -q -B -DskipTests package -pl floe-server,bench,test-s3proxy -am) >&2
+  fi
+}
+
+floe_s3_serve() { # WORK PORT ENDPOINT [PROPERTY=VALUE...]: one Floe (token auth, embedded
+  # Kafka, data under WORK/floe) whose default warehouse is s3://lake/warehouse at ENDPOINT with
+  # S3Proxy's identity, plus the given properties; appends its pid to pids, writes it to
+  # WORK/floe.pid and returns once it is ready.
+  local work="$1" port="$2" endpoint="$3"
+  shift 3
+  {
+    echo "floe.warehouse.default.location=s3://lake/warehouse"
+    echo "floe.warehouse.default.s3.endpoint=$endpoint"
+    echo "floe.warehouse.default.s3.path-style-access=true"
+    echo "floe.warehouse.default.s3.region=us-east-1"
+    echo "floe.warehouse.default.s3.access-key-id=bench"
+    echo "floe.warehouse.default.s3.secret-access-key=bench-secret"
+    for property in "$@"; do echo "$property"; done
+  } > "$work/floe.properties"
+  echo "Starting Floe on port $port..." >&2
+  # shellcheck disable=SC2086
+  java $jvm -cp "$floe_cp" dev.floe.server.Main serve --port "$port" --data-dir "$work/floe" \
+    --config "$work/floe.properties" > "$work/floe.log" 2>&1 &
+  pids+=($!)
+  echo $! > "$work/floe.pid"
+  for _ in $(seq 1 240); do
+    curl -sf "http://localhost:$port/health/ready" > /dev/null && break
+    sleep 0.5
+  done
+  curl -sf "http://localhost:$port/health/ready" > /dev/null
 }

@@ -24,10 +24,7 @@ port="${FLOE_PORT:-18721}"
 
 rm -rf "$work"
 mkdir -p "$work/s3/lake"
-if [ -z "${SKIP_BUILD:-}" ]; then
-  echo "Building Floe, the benchmark and the S3 server's class path..." >&2
-  (cd "$root" && mvn -q -B -DskipTests package -pl floe-server,bench,test-s3proxy -am) >&2
-fi
+s3_bench_build
 
 pids=()
 stop() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; }
@@ -36,26 +33,8 @@ trap stop EXIT
 echo "Starting S3Proxy on port $s3_port..." >&2
 s3proxy_start "$work" "$s3_port"
 
-cat > "$work/floe.properties" <<PROPS
-floe.warehouse.default.location=s3://lake/warehouse
-floe.warehouse.default.s3.endpoint=http://127.0.0.1:$s3_port
-floe.warehouse.default.s3.path-style-access=true
-floe.warehouse.default.s3.region=us-east-1
-floe.warehouse.default.s3.access-key-id=bench
-floe.warehouse.default.s3.secret-access-key=bench-secret
-floe.warehouse.default.remote-signing.enabled=true
-PROPS
-echo "Starting Floe on port $port..." >&2
-# shellcheck disable=SC2086
-java $jvm -cp "$floe_cp" dev.floe.server.Main serve --port "$port" --data-dir "$work/floe" \
-  --config "$work/floe.properties" > "$work/floe.log" 2>&1 &
-pids+=($!)
-echo $! > "$work/floe.pid"
-for _ in $(seq 1 240); do
-  curl -sf "http://localhost:$port/health/ready" > /dev/null && break
-  sleep 0.5
-done
-curl -sf "http://localhost:$port/health/ready" > /dev/null
+floe_s3_serve "$work" "$port" "http://127.0.0.1:$s3_port" \
+  floe.warehouse.default.remote-signing.enabled=true
 
 # shellcheck disable=SC2086
 java $jvm -cp "$bench_cp" dev.floe.bench.Bench \

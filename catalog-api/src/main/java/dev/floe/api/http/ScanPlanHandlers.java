@@ -9,6 +9,7 @@ import dev.floe.infra.tokens.SealedTokens;
 import io.vertx.core.Future;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,30 +58,34 @@ final class ScanPlanHandlers {
     return catalog.read(
         () -> {
           TableState state = load(request, warehouse, table);
-          List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+          List<String> held = requireHeld(table, state, request, warehouse);
           TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
           PlanTokens.Bound bound = bound(request, table, state);
           ScanPlanner.Plan plan = planned(() -> planner.plan(metadata, name(table), scan, held));
+          PlanTokens.Task whole =
+              new PlanTokens.Task(
+                  bound,
+                  plan.snapshotId() == null ? -1 : plan.snapshotId(),
+                  metadata.currentSchemaId(),
+                  null,
+                  scan,
+                  0,
+                  0);
+          requireTokenFits(whole, secret);
           PlanTableScanResponse.Builder answer =
               PlanTableScanResponse.builder()
                   .withPlanStatus(PlanStatus.COMPLETED)
                   .withPlanId(PlanTokens.planId(bound, secret))
                   .withSpecsById(metadata.specsById());
           if (plan.tasks() != null) {
-            Part first = part(plan.tasks(), 0, perAnswer(scan));
+            Share first = share(plan.tasks(), whole, secret);
             answer
                 .withFileScanTasks(first.tasks())
                 .withDeleteFiles(deleteFiles(first.tasks()))
-                .withPlanTasks(tokens(bound, plan.snapshotId(), null, scan, first.rest(), secret));
+                .withPlanTasks(first.planTasks().isEmpty() ? null : first.planTasks());
           } else {
             answer.withPlanTasks(
-                plan.slices().stream()
-                    .map(
-                        slice ->
-                            token(
-                                new PlanTokens.Task(bound, plan.snapshotId(), slice, scan, 0, 0),
-                                secret))
-                    .toList());
+                plan.slices().stream().map(slice -> token(whole.slice(slice), secret)).toList());
           }
           if (StorageAccess.wantsVending(request)) {
             answer.withCredentials(credentials(table, state, held));
@@ -115,27 +120,15 @@ final class ScanPlanHandlers {
                           name(table),
                           task.request(),
                           task.snapshotId(),
+                          task.schemaId(),
                           task.slice(),
                           held));
-          Part part =
-              task.count() > 0
-                  ? part(all, task.skip(), task.count())
-                  : part(all, 0, perAnswer(task.request()));
-          List<String> more =
-              task.count() > 0
-                  ? List.of()
-                  : tokens(
-                      task.bound(),
-                      task.snapshotId(),
-                      task.slice(),
-                      task.request(),
-                      part.rest(),
-                      secret);
+          Share share = share(all, task, secret);
           FetchScanTasksResponse answer =
               FetchScanTasksResponse.builder()
-                  .withFileScanTasks(part.tasks())
-                  .withDeleteFiles(deleteFiles(part.tasks()))
-                  .withPlanTasks(more)
+                  .withFileScanTasks(share.tasks())
+                  .withDeleteFiles(deleteFiles(share.tasks()))
+                  .withPlanTasks(share.planTasks())
                   .withSpecsById(metadata.specsById())
                   .build();
           return json(FetchScanTasksResponseParser.toJson(answer));
@@ -245,8 +238,13 @@ final class ScanPlanHandlers {
     }
   }
 
-  /** The longest answer, estimated, before the rest of a plan is handed out as plan tasks. */
+  /** The longest answer's tasks, estimated, before the rest is handed out as plan tasks. */
   private static final long ANSWER_BYTES = 8L * 1024 * 1024;
+
+  /** The most bytes of plan tasks one answer hands out, and the most plan tasks. */
+  private static final long PLAN_TASK_BYTES = 4L * 1024 * 1024;
+
+  private static final int MAX_PLAN_TASKS = 16;
 
   /**
    * How many file scan tasks one answer holds: each carries its data file (about 1 KiB, more with
@@ -255,39 +253,61 @@ final class ScanPlanHandlers {
    */
   static int perAnswer(PlanTableScanRequest request) {
     long filter = request.filter() == null ? 0 : ExpressionParser.toJson(request.filter()).length();
-    long stats = request.statsFields() == null ? 0 : 256L * request.statsFields().size();
+    long stats =
+        request.statsFields() == null ? 0 : 256L * new HashSet<>(request.statsFields()).size();
     return (int) Math.max(1, ANSWER_BYTES / (1024 + filter + stats));
   }
 
-  /** The tasks an answer holds, and the positions and counts of the parts left for plan tasks. */
-  private record Part(List<FileScanTask> tasks, List<int[]> rest) {}
+  /** The file scan tasks an answer holds, and the plan tasks for what follows them. */
+  private record Share(List<FileScanTask> tasks, List<String> planTasks) {}
 
-  private static Part part(List<FileScanTask> all, int skip, int count) {
-    int from = Math.min(skip, all.size());
-    int to = (int) Math.min(all.size(), (long) from + count);
-    List<int[]> rest = new ArrayList<>();
-    for (int next = to; next < all.size(); next += count) {
-      rest.add(new int[] {next, count});
+  /**
+   * What answers a plan task over {@code all} (in order): the {@code count} from {@code skip}; or,
+   * with {@code count} 0, as many from {@code skip} as one answer holds, and for the rest plan
+   * tasks of as many again each, as many as fit an answer, the last of them covering all that is
+   * left (answered the same way in turn), so no answer grows with the plan.
+   */
+  private static Share share(List<FileScanTask> all, PlanTokens.Task task, byte[] secret) {
+    int size = all.size();
+    int from = Math.min(task.skip(), size);
+    if (task.count() > 0) {
+      return new Share(
+          all.subList(from, (int) Math.min(size, (long) from + task.count())), List.of());
     }
-    return new Part(all.subList(from, to), rest);
+    int per = perAnswer(task.request());
+    int next = (int) Math.min(size, (long) from + per);
+    List<String> planTasks = new ArrayList<>();
+    int most = MAX_PLAN_TASKS;
+    while (next < size) {
+      boolean last = planTasks.size() == most - 1 && (long) next + per < size;
+      String token = token(task.part(next, last ? 0 : per), secret);
+      planTasks.add(token);
+      if (planTasks.size() == 1) {
+        most = (int) Math.max(2, Math.min(MAX_PLAN_TASKS, PLAN_TASK_BYTES / token.length()));
+      }
+      if (last) {
+        break;
+      }
+      next = (int) Math.min(size, (long) next + per);
+    }
+    return new Share(all.subList(from, (int) Math.min(size, (long) from + per)), planTasks);
   }
 
-  private static List<String> tokens(
-      PlanTokens.Bound bound,
-      Long snapshotId,
-      ScanPlanner.Slice slice,
-      PlanTableScanRequest request,
-      List<int[]> parts,
-      byte[] secret) {
-    List<String> tokens = new ArrayList<>();
-    for (int[] part : parts) {
-      tokens.add(
-          token(
-              new PlanTokens.Task(
-                  bound, snapshotId == null ? -1 : snapshotId, slice, request, part[0], part[1]),
-              secret));
-    }
-    return tokens;
+  /**
+   * Refuses, before anything is handed out, a request whose plan tasks could not travel: the
+   * longest such token (every number at its widest) must fit.
+   */
+  private static void requireTokenFits(PlanTokens.Task whole, byte[] secret) {
+    token(
+        new PlanTokens.Task(
+            whole.bound(),
+            Long.MIN_VALUE,
+            Integer.MIN_VALUE,
+            new ScanPlanner.Slice(Integer.MAX_VALUE, Integer.MAX_VALUE),
+            whole.request(),
+            Integer.MAX_VALUE,
+            Integer.MAX_VALUE),
+        secret);
   }
 
   private static String token(PlanTokens.Task task, byte[] secret) {

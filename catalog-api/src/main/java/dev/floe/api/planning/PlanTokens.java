@@ -47,16 +47,31 @@ public final class PlanTokens {
 
   /**
    * One plan task: a slice of a snapshot's data manifests (or, with none, the whole plan), planned
-   * as the request asks, and of its file scan tasks in order the {@code count} from {@code skip}
-   * (all of them when {@code count} is 0).
+   * as the request asks with the schema the plan used, and of its file scan tasks in order the
+   * {@code count} from {@code skip}, or with {@code count} 0 all from {@code skip} (answered in
+   * parts again).
+   *
+   * @param schemaId the table's current schema when the plan was made: a plan task plans with it
+   *     even when the table's schema changed since, so that its parts stay the plan's
    */
   public record Task(
       Bound bound,
       long snapshotId,
+      int schemaId,
       ScanPlanner.Slice slice,
       PlanTableScanRequest request,
       int skip,
-      int count) {}
+      int count) {
+    /** The same plan's task for another part. */
+    public Task part(int from, int length) {
+      return new Task(bound, snapshotId, schemaId, slice, request, from, length);
+    }
+
+    /** The same plan's task for another slice, whole. */
+    public Task slice(ScanPlanner.Slice other) {
+      return new Task(bound, snapshotId, schemaId, other, request, 0, 0);
+    }
+  }
 
   public static String planId(Bound bound, byte[] secret) {
     ObjectNode body = FloeJson.mapper().createObjectNode();
@@ -75,6 +90,7 @@ public final class PlanTokens {
     ObjectNode body = FloeJson.mapper().createObjectNode();
     task.bound().write(body);
     body.put("s", Long.toString(task.snapshotId()));
+    body.put("c", task.schemaId());
     if (task.slice() != null) {
       body.put("f", task.slice().from());
       body.put("e", task.slice().to());
@@ -87,9 +103,9 @@ public final class PlanTokens {
       throw new IllegalArgumentException(
           "The scan's request is too large to be handed out in plan tasks ("
               + token.length() / 1024
-              + " KiB a task, at most "
+              + " KiB, more than the "
               + PLAN_TASK_MAX_CHARS / 1024
-              + "); send a smaller filter");
+              + " KiB a plan task may be); send a smaller filter");
     }
     return token;
   }
@@ -103,6 +119,7 @@ public final class PlanTokens {
       return new Task(
           Bound.read(body),
           Long.parseLong(body.path("s").asText()),
+          body.path("c").asInt(),
           body.has("f")
               ? new ScanPlanner.Slice(body.path("f").asInt(), body.path("e").asInt())
               : null,

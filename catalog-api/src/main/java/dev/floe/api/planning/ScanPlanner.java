@@ -159,12 +159,14 @@ public final class ScanPlanner {
    * the whole snapshot, or the request's incremental scan when it is one.
    */
   public List<FileScanTask> planSlice(
-      TableMetadata metadata,
+      TableMetadata current,
       String name,
       PlanTableScanRequest request,
       long snapshotId,
+      int schemaId,
       Slice slice,
       Collection<String> held) {
+    TableMetadata metadata = withSchema(current, schemaId);
     Table table = table(metadata, name, null);
     if (request.startSnapshotId() != null) {
       return incremental(table, request, held);
@@ -175,6 +177,21 @@ public final class ScanPlanner {
     }
     confined(table, snapshot, held);
     return collect(scan(metadata, name, request, snapshotId, slice));
+  }
+
+  /**
+   * The table as planned with the schema a plan used, when the table's schema changed since: a plan
+   * task's filter binds to the same columns as its plan's, and its parts are the plan's.
+   */
+  private static TableMetadata withSchema(TableMetadata metadata, int schemaId) {
+    if (schemaId == metadata.currentSchemaId()) {
+      return metadata;
+    }
+    if (!metadata.schemasById().containsKey(schemaId)) {
+      throw new BadScanException(
+          "The schema the plan was made with is no longer in the table: plan the scan again");
+    }
+    return TableMetadata.buildFrom(metadata).setCurrentSchema(schemaId).build();
   }
 
   /**

@@ -28,13 +28,14 @@ class PlanTokensTest {
             .build();
     String token =
         PlanTokens.planTask(
-            new PlanTokens.Task(BOUND, 42L, new ScanPlanner.Slice(32, 64), request, 100, 50),
+            new PlanTokens.Task(BOUND, 42L, 3, new ScanPlanner.Slice(32, 64), request, 100, 50),
             SECRET);
 
     assertThat(token).startsWith("pt1.").doesNotContain("reader").doesNotContain("db.t");
     PlanTokens.Task read = PlanTokens.readPlanTask(token, SECRET);
     assertThat(read.bound()).isEqualTo(BOUND);
     assertThat(read.snapshotId()).isEqualTo(42L);
+    assertThat(read.schemaId()).isEqualTo(3);
     assertThat(read.slice()).isEqualTo(new ScanPlanner.Slice(32, 64));
     assertThat(read.skip()).isEqualTo(100);
     assertThat(read.count()).isEqualTo(50);

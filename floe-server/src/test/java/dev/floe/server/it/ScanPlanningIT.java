@@ -18,12 +18,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestWriter;
+import org.apache.iceberg.Metrics;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -34,6 +38,7 @@ import org.apache.iceberg.expressions.Expression;
 import org.apache.iceberg.expressions.ExpressionParser;
 import org.apache.iceberg.expressions.Expressions;
 import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Types;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -306,6 +311,91 @@ class ScanPlanningIT {
     assertThat(PlannedTasks.of(server.loadTable(name).newScan().filter(filter)))
         .hasSize(2000)
         .isEqualTo(PlannedTasks.of(writer.loadTable(name).newScan().filter(filter)));
+    assertThat(
+            PlannedTasks.followed(
+                floe.uri(),
+                readerToken,
+                name,
+                "{\"filter\":" + ExpressionParser.toJson(filter) + "}"))
+        .hasSize(2000);
+
+    // Column stats asked for many times over count once: the answer stays small.
+    String stats = "\"id\",".repeat(20_000) + "\"id\"";
+    AuthHttp.Response many =
+        plan(
+            readerToken,
+            name,
+            "{\"stats-fields\":["
+                + stats
+                + "],\"filter\":"
+                + ExpressionParser.toJson(filter)
+                + "}");
+    assertThat(many.status()).isEqualTo(200);
+    assertThat(many.body().length()).isLessThan(16 * 1024 * 1024);
+    assertThat(many.json().path("plan-tasks").size()).isBetween(1, 16);
+  }
+
+  @Test
+  void aPlanTaskPlansWithThePlansSchemaAfterARename() {
+    TableIdentifier name = TableIdentifier.of(NAMESPACE, "renamed");
+    Table table = writer.createTable(name, SCHEMA, PartitionSpec.unpartitioned());
+    AppendFiles append = table.newFastAppend();
+    for (int i = 0; i < 300; i++) {
+      append.appendFile(
+          DataFiles.builder(table.spec())
+              .withPath(table.location() + "/data/f" + i + ".parquet")
+              .withFileSizeInBytes(10)
+              .withMetrics(
+                  new Metrics(
+                      10L,
+                      null,
+                      null,
+                      null,
+                      null,
+                      Map.of(
+                          2,
+                          Conversions.toByteBuffer(Types.StringType.get(), i % 2 == 0 ? "a" : "z")),
+                      Map.of(
+                          2,
+                          Conversions.toByteBuffer(
+                              Types.StringType.get(), i % 2 == 0 ? "a" : "z"))))
+              .build());
+    }
+    append.commit();
+    Object[] ids = new Object[20_000];
+    for (int i = 0; i < ids.length; i++) {
+      ids[i] = 1_000_000L + i;
+    }
+    Expression filter =
+        Expressions.and(Expressions.equal("category", "a"), Expressions.notIn("id", ids));
+    String request = "{\"filter\":" + ExpressionParser.toJson(filter) + "}";
+    JsonNode plan = plan(readerToken, name, request).json();
+    assertThat(plan.path("plan-tasks").size()).as("answered in parts").isPositive();
+    List<String> before = PlannedTasks.followed(floe.uri(), readerToken, name, request);
+    assertThat(before).hasSize(150);
+
+    // The plan's parts, fetched after the columns changed names: still the plan's files.
+    writer.loadTable(name).updateSchema().renameColumn("category", "old_category").commit();
+    writer.loadTable(name).updateSchema().addColumn("category", Types.StringType.get()).commit();
+    List<String> files = new ArrayList<>();
+    plan.path("file-scan-tasks")
+        .forEach(t -> files.add(t.path("data-file").path("file-path").asText()));
+    for (JsonNode task : plan.path("plan-tasks")) {
+      JsonNode answer =
+          AuthHttp.expect(
+                  200,
+                  floe.uri(),
+                  "POST",
+                  tablePath(name) + "/tasks",
+                  readerToken,
+                  "{\"plan-task\":\"" + task.asText() + "\"}")
+              .json();
+      answer
+          .path("file-scan-tasks")
+          .forEach(t -> files.add(t.path("data-file").path("file-path").asText()));
+      assertThat(answer.path("plan-tasks").size()).isZero();
+    }
+    assertThat(files).containsExactlyInAnyOrderElementsOf(before);
   }
 
   private static String snapshot(long id, Long parent, long sequence, long time, String list) {

@@ -1,8 +1,14 @@
 package dev.floe.server.it.support;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -97,5 +103,33 @@ public final class PlannedTasks {
       throw new AssertionError("An incremental plan came with plan tasks");
     }
     return of(CloseableIterable.withNoopClose(response.fileScanTasks()));
+  }
+
+  /**
+   * The data files of a plan answered by {@code POST …/plan}, following every plan task (and the
+   * plan tasks their answers hand out in turn) through {@code POST …/tasks}; a file planned twice
+   * fails.
+   */
+  public static List<String> followed(
+      String uri, String token, TableIdentifier name, String planRequest) {
+    String table = "/v1/default/namespaces/" + name.namespace() + "/tables/" + name.name();
+    List<String> files = new ArrayList<>();
+    Deque<String> pending = new ArrayDeque<>();
+    JsonNode answer = AuthHttp.expect(200, uri, "POST", table + "/plan", token, planRequest).json();
+    while (true) {
+      answer
+          .path("file-scan-tasks")
+          .forEach(t -> files.add(t.path("data-file").path("file-path").asText()));
+      answer.path("plan-tasks").forEach(t -> pending.add(t.asText()));
+      if (pending.isEmpty()) {
+        break;
+      }
+      ObjectNode body = AuthHttp.JSON.createObjectNode().put("plan-task", pending.poll());
+      answer = AuthHttp.expect(200, uri, "POST", table + "/tasks", token, body.toString()).json();
+    }
+    if (new HashSet<>(files).size() != files.size()) {
+      throw new AssertionError("A file was planned twice");
+    }
+    return files;
   }
 }
