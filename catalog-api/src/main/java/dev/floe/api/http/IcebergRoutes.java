@@ -180,11 +180,12 @@ public final class IcebergRoutes {
         PUT, visibility, ManagementGuards.MANAGE_PATH_NAMESPACE, management::handleSetVisibility);
     route.add(GET, wh + "/audit", ManagementGuards.WAREHOUSE_ADMIN, audits::handleAudit);
     route.add(GET, wh + "/data-access", ManagementGuards.WAREHOUSE_ADMIN, audits::handleDataAccess);
+    MaintenanceHandlers maintenance = new MaintenanceHandlers(catalog);
+    String maintained = wh + "/namespaces/{namespace}/tables/{table}";
+    Guards.Guard manageTable = ManagementGuards.MANAGE_PATH_TABLE;
+    route.add(GET, maintained + "/orphan-files", manageTable, maintenance::handleOrphans);
     route.add(
-        GET,
-        wh + "/namespaces/{namespace}/tables/{table}/orphan-files",
-        ManagementGuards.MANAGE_PATH_TABLE,
-        new MaintenanceHandlers(catalog)::handleOrphans);
+        POST, maintained + "/expire-snapshots", manageTable, maintenance::handleExpireSnapshots);
     route.add(
         GET,
         wh + "/deleted",

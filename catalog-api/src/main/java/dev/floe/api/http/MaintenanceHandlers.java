@@ -1,5 +1,6 @@
 package dev.floe.api.http;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.api.maintenance.OrphanFiles;
@@ -28,9 +29,11 @@ final class MaintenanceHandlers {
 
   private final CatalogContext catalog;
   private final OrphanFiles orphans;
+  private final SnapshotExpiry expiry;
 
   MaintenanceHandlers(CatalogContext catalog) {
     this.catalog = catalog;
+    this.expiry = new SnapshotExpiry(catalog);
     this.orphans =
         new OrphanFiles(catalog.metadataFiles()::io, catalog.metadataFiles().locations());
   }
@@ -73,6 +76,52 @@ final class MaintenanceHandlers {
           }
           return new HttpResult(200, FloeJson.toBytes(body), Map.of());
         });
+  }
+
+  /**
+   * {@code POST …/tables/{t}/expire-snapshots}: body {@code {"dry-run"?, "older-than-ms"?,
+   * "retain-last"?}} (the limits default to the table's {@code history.expire.*} properties, as in
+   * Iceberg); answers the snapshots expired, or that would be with {@code dry-run}.
+   */
+  Future<HttpResult> handleExpireSnapshots(RequestContext request) {
+    String warehouse = catalog.writableWarehouse(request);
+    TableIdentifier table = request.table();
+    JsonNode body = request.hasBody() ? request.json() : FloeJson.mapper().createObjectNode();
+    boolean dryRun = body.path("dry-run").asBoolean(false);
+    Long olderThanMs = optionalLong(body, "older-than-ms");
+    Long retainLast = optionalLong(body, "retain-last");
+    if (retainLast != null && (retainLast < 1 || retainLast > Integer.MAX_VALUE)) {
+      throw ApiException.badRequest("retain-last must be at least 1: %s", retainLast);
+    }
+    return catalog.read(
+        () -> {
+          SnapshotExpiry.Result result =
+              expiry.expire(
+                  request,
+                  warehouse,
+                  table,
+                  olderThanMs,
+                  retainLast == null ? null : retainLast.intValue(),
+                  dryRun);
+          ObjectNode answer = FloeJson.mapper().createObjectNode();
+          answer.put("table", table.toString());
+          answer.put("dry-run", dryRun);
+          ArrayNode ids = answer.putArray("expired-snapshot-ids");
+          result.expired().forEach(ids::add);
+          answer.put("remaining-snapshots", result.remaining());
+          return new HttpResult(200, FloeJson.toBytes(answer), Map.of());
+        });
+  }
+
+  private static Long optionalLong(JsonNode body, String field) {
+    JsonNode value = body.path(field);
+    if (value.isMissingNode() || value.isNull()) {
+      return null;
+    }
+    if (!value.canConvertToLong() || !value.isIntegralNumber()) {
+      throw ApiException.badRequest("%s must be a whole number", field);
+    }
+    return value.asLong();
   }
 
   private static Duration olderThan(String value) {

@@ -1,6 +1,8 @@
 package dev.floe.server.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.floe.events.FloeJson;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -17,15 +19,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code floe maintenance orphans}: a table's orphan files (under its location, reached by no
- * metadata, older than {@code --older-than}) through the management API ({@code
- * /management/v1/warehouses/{w}/namespaces/{ns}/tables/{t}/orphan-files}). A report: nothing is
- * deleted.
+ * {@code floe maintenance expire|orphans}: a table's snapshot expiry ({@code …/expire-snapshots})
+ * and orphan files report ({@code …/orphan-files}, nothing deleted) through the management API
+ * ({@code /management/v1/warehouses/{w}/namespaces/{ns}/tables/{t}}).
  */
 @Command(
     name = "maintenance",
-    description = "Table maintenance: list a table's orphan files (nothing is deleted).",
-    subcommands = {MaintenanceCommand.Orphans.class, HelpCommand.class},
+    description =
+        "Table maintenance: expire a table's snapshots, list its orphan files (nothing is"
+            + " deleted).",
+    subcommands = {
+      MaintenanceCommand.Expire.class,
+      MaintenanceCommand.Orphans.class,
+      HelpCommand.class
+    },
     footerHeading = "%nExample:%n",
     footer = "  floe maintenance orphans --warehouse default --table db.t --older-than P7D")
 final class MaintenanceCommand {
@@ -71,27 +78,11 @@ final class MaintenanceCommand {
 
     @Override
     public Integer call() throws InterruptedException {
-      int dot = table.lastIndexOf('.');
-      if (dot <= 0 || dot == table.length() - 1 || table.contains("..")) {
-        throw new ParameterException(
-            spec.commandLine(), "Invalid --table: " + table + " (expected namespace.table)");
-      }
       if (olderThan != null) {
-        try {
-          Duration.parse(olderThan);
-        } catch (DateTimeParseException e) {
-          throw new ParameterException(
-              spec.commandLine(),
-              "Invalid --older-than: " + olderThan + " (an ISO-8601 duration, such as P7D)");
-        }
+        duration(spec, "--older-than", olderThan);
       }
       String path =
-          "/management/v1/warehouses/"
-              + enc(warehouse)
-              + "/namespaces/"
-              + enc(table.substring(0, dot).replace('.', '\u001f'))
-              + "/tables/"
-              + enc(table.substring(dot + 1))
+          tablePath(spec, warehouse, table)
               + "/orphan-files"
               + (olderThan == null ? "" : "?older-than=" + enc(olderThan));
       JsonNode answer =
@@ -120,6 +111,117 @@ final class MaintenanceCommand {
         Output.line(streams.out(), "(more orphan files than listed)");
       }
       return 0;
+    }
+  }
+
+  /** {@code floe maintenance expire}. */
+  @Command(
+      name = "expire",
+      description =
+          "Expire a table's snapshots now by Iceberg's rules: the table's history.expire.*"
+              + " properties unless --older-than or --retain-last is given. A commit by you;"
+              + " needs manage on the table. Files are not deleted.",
+      footerHeading = "%nExample:%n",
+      footer = "  floe maintenance expire --warehouse default --table db.t --dry-run")
+  static final class Expire implements Callable<Integer> {
+    private final Streams streams;
+
+    @Spec CommandSpec spec;
+
+    @Mixin ServerOptions server;
+
+    @Option(names = "--warehouse", required = true, paramLabel = "W", description = "the warehouse")
+    String warehouse;
+
+    @Option(
+        names = "--table",
+        required = true,
+        paramLabel = "a.b.t",
+        description = "the table, its namespace's levels and its name joined by dots")
+    String table;
+
+    @Option(
+        names = "--older-than",
+        paramLabel = "DURATION",
+        description = "expire snapshots older than this ISO-8601 duration ago")
+    String olderThan;
+
+    @Option(
+        names = "--retain-last",
+        paramLabel = "N",
+        description = "keep at least this many snapshots of each branch")
+    Integer retainLast;
+
+    @Option(names = "--dry-run", description = "only say which snapshots would go")
+    boolean dryRun;
+
+    @Option(names = "--json", description = "print the answer's JSON")
+    boolean json;
+
+    Expire(Streams streams) {
+      this.streams = streams;
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      String path = tablePath(spec, warehouse, table) + "/expire-snapshots";
+      ObjectNode body = FloeJson.mapper().createObjectNode();
+      body.put("dry-run", dryRun);
+      if (olderThan != null) {
+        body.put(
+            "older-than-ms",
+            System.currentTimeMillis() - duration(spec, "--older-than", olderThan).toMillis());
+      }
+      if (retainLast != null) {
+        if (retainLast < 1) {
+          throw new ParameterException(spec.commandLine(), "--retain-last must be at least 1");
+        }
+        body.put("retain-last", retainLast);
+      }
+      JsonNode answer =
+          ManagementClient.call(server, new ManagementClient.Request("POST", path, body));
+      if (json) {
+        Output.json(streams.out(), answer);
+        return 0;
+      }
+      List<String> ids = new ArrayList<>();
+      answer.path("expired-snapshot-ids").forEach(id -> ids.add(id.asText()));
+      Output.line(
+          streams.out(),
+          (dryRun ? "would expire " : "expired ")
+              + ids.size()
+              + " snapshots of "
+              + table
+              + (ids.isEmpty() ? "" : ": " + String.join(", ", ids))
+              + "; "
+              + answer.path("remaining-snapshots").asInt()
+              + " remain");
+      return 0;
+    }
+  }
+
+  /** The management route of a table, from {@code --table a.b.t}. */
+  static String tablePath(CommandSpec spec, String warehouse, String table) {
+    int dot = table.lastIndexOf('.');
+    if (dot <= 0 || dot == table.length() - 1 || table.contains("..")) {
+      throw new ParameterException(
+          spec.commandLine(), "Invalid --table: " + table + " (expected namespace.table)");
+    }
+    return "/management/v1/warehouses/"
+        + enc(warehouse)
+        + "/namespaces/"
+        + enc(table.substring(0, dot).replace('.', '\u001f'))
+        + "/tables/"
+        + enc(table.substring(dot + 1));
+  }
+
+  static Duration duration(CommandSpec spec, String option, String value) {
+    try {
+      return Duration.parse(value);
+    } catch (DateTimeParseException e) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "Invalid " + option + ": " + value + " (an ISO-8601 duration, such as P7D)");
     }
   }
 

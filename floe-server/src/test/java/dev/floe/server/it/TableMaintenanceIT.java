@@ -6,8 +6,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.FileHashes;
+import dev.floe.server.it.support.PlannedTasks;
 import dev.floe.server.it.support.RestClients;
+import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.SharedFloe;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -34,11 +37,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The orphan files report: files under a table's location that its metadata no longer reaches and
- * older than the threshold are listed; files its metadata reaches, younger files and files beside
- * the table are not; nothing on disk changes; only a principal that manages the table may ask.
+ * Table maintenance on the management API, by a principal that manages the table. The orphan files
+ * report: files under a table's location that its metadata no longer reaches and older than the
+ * threshold are listed; files its metadata reaches, younger files and files beside the table are
+ * not; nothing on disk changes. Snapshot expiry: Iceberg's rules on the table's properties, applied
+ * as a commit through the log, the current snapshot's files unchanged.
  */
-class OrphanFilesIT {
+class TableMaintenanceIT {
   @RegisterExtension static final SharedFloe SHARED = SharedFloe.withTokens();
 
   private static final Schema SCHEMA =
@@ -139,6 +144,88 @@ class OrphanFilesIT {
         .doesNotContain("kept.parquet");
 
     assertThat(FileHashes.of(floe.warehouse())).as("a report deletes nothing").isEqualTo(before);
+  }
+
+  @Test
+  void expiresSnapshotsByTheTablesPropertiesThroughACommit() throws Exception {
+    FloeProcess floe = SHARED.process();
+    String writer = AuthHttp.writerToken(floe, "expiry-writer");
+    TableIdentifier name = TableIdentifier.of(Namespace.of("expiring"), "t");
+    List<Long> snapshots = new ArrayList<>();
+    Map<String, PlannedTasks.Planned> current;
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      catalog.createNamespace(name.namespace());
+      Table table = catalog.createTable(name, SCHEMA, PartitionSpec.unpartitioned());
+      for (int i = 0; i < 5; i++) {
+        table.newFastAppend().appendFile(DataFileEntries.of(table, "x")).commit();
+        snapshots.add(table.currentSnapshot().snapshotId());
+      }
+      table
+          .updateProperties()
+          .set("history.expire.min-snapshots-to-keep", "2")
+          .set("history.expire.max-snapshot-age-ms", "1")
+          .commit();
+      current = PlannedTasks.of(table.newScan());
+    }
+    Thread.sleep(10);
+    String route =
+        "/management/v1/warehouses/default/namespaces/expiring/tables/t/expire-snapshots";
+
+    JsonNode dry =
+        AuthHttp.expect(200, floe.uri(), "POST", route, floe.adminToken(), "{\"dry-run\":true}")
+            .json();
+    assertThat(ids(dry)).containsExactlyInAnyOrderElementsOf(snapshots.subList(0, 3));
+    assertThat(AuthHttp.send(floe.uri(), "POST", route, writer, "{}").status()).isEqualTo(403);
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      assertThat(catalog.loadTable(name).snapshots()).as("a dry run changes nothing").hasSize(5);
+    }
+
+    JsonNode done = AuthHttp.expect(200, floe.uri(), "POST", route, floe.adminToken(), "{}").json();
+    assertThat(ids(done)).containsExactlyInAnyOrderElementsOf(snapshots.subList(0, 3));
+    assertThat(done.path("remaining-snapshots").asInt()).isEqualTo(2);
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      Table table = catalog.loadTable(name);
+      List<Long> left = new ArrayList<>();
+      table.snapshots().forEach(s -> left.add(s.snapshotId()));
+      assertThat(left).containsExactlyElementsOf(snapshots.subList(3, 5));
+      assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshots.get(4));
+      assertThat(PlannedTasks.of(table.newScan())).isEqualTo(current);
+    }
+    // The command line: nothing is left to expire.
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    int exit =
+        Main.run(
+            new String[] {
+              "maintenance",
+              "expire",
+              "--warehouse",
+              "default",
+              "--table",
+              "expiring.t",
+              "--dry-run",
+              "--url",
+              floe.uri(),
+              "--token",
+              floe.adminToken()
+            },
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(exit).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8))
+        .isEqualTo("would expire 0 snapshots of expiring.t; 2 remain\n");
+    // An ordinary commit, by the principal that asked.
+    assertThat(ServerEvents.read(floe.dataDir()))
+        .anyMatch(
+            e ->
+                e.type().equals("floe.table.committed")
+                    && e.subject().equals("expiring.t")
+                    && e.principal().equals("admin"));
+  }
+
+  private static List<Long> ids(JsonNode answer) {
+    List<Long> ids = new ArrayList<>();
+    answer.path("expired-snapshot-ids").forEach(id -> ids.add(id.asLong()));
+    return ids;
   }
 
   private static List<String> locations(JsonNode report) {
