@@ -5,6 +5,7 @@ import dev.floe.client.Uuid7;
 import dev.floe.events.CommandReply;
 import dev.floe.events.command.CatalogCommand;
 import dev.floe.events.command.CommandHeader;
+import dev.floe.events.state.TableState;
 import dev.floe.infra.config.FloeConfig;
 import dev.floe.infra.storage.MetadataFiles;
 import dev.floe.infra.storage.authority.LocationAuthority;
@@ -14,6 +15,7 @@ import dev.floe.projections.CatalogQueries;
 import dev.floe.projections.access.AccessSnapshot;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -23,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
 
 /** What every handler needs: configuration, the read side, the command gateway, Vert.x. */
 public final class CatalogContext {
@@ -123,6 +126,25 @@ public final class CatalogContext {
 
   public AccessSnapshot access() {
     return access.get();
+  }
+
+  /**
+   * The secret the instances share, which seals the tokens they hand out (events continuation
+   * tokens, plan ids and plan tasks); 503 until it has arrived.
+   */
+  byte[] tokenSecret() {
+    return access()
+        .instanceSecret()
+        .orElseThrow(
+            () -> ApiException.serviceUnavailable("The instances' secret is not there yet"))
+        .getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** The table as the request's warehouse prefix names it (live or past-time); 404 when none. */
+  TableState table(RequestContext request, String warehouse, TableIdentifier table) {
+    return queries(request)
+        .table(warehouse, table)
+        .orElseThrow(() -> ApiException.noSuchTable(table));
   }
 
   public MetadataFiles metadataFiles() {

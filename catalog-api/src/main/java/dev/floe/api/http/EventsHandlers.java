@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.api.auth.Caller;
 import dev.floe.events.FloeJson;
 import dev.floe.projections.NotLocalException;
-import dev.floe.projections.access.AccessSnapshot;
 import dev.floe.projections.events.EventLogPages;
 import dev.floe.projections.events.EventLogPages.Item;
 import dev.floe.projections.events.EventTail;
@@ -13,7 +12,6 @@ import dev.floe.projections.events.EventToken;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.WorkerExecutor;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -171,13 +169,7 @@ final class EventsHandlers {
   private EventRequest prepare(RequestContext request, EventQuery query) {
     String warehouse = catalog.warehouse(request);
     Caller caller = request.caller();
-    AccessSnapshot access = catalog.access();
-    byte[] key =
-        access
-            .instanceSecret()
-            .orElseThrow(
-                () -> ApiException.serviceUnavailable("The instances' secret is not there yet"))
-            .getBytes(StandardCharsets.UTF_8);
+    byte[] key = catalog.tokenSecret();
     String digest = query.filter().digest();
     if (query.token() == null) {
       return new EventRequest(warehouse, caller, key, digest, null, query.since(), query.filter());

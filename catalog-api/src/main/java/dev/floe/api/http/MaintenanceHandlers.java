@@ -49,11 +49,7 @@ final class MaintenanceHandlers {
     long before = System.currentTimeMillis() - olderThan.toMillis();
     return catalog.read(
         () -> {
-          TableState state =
-              catalog
-                  .queries()
-                  .table(warehouse, table)
-                  .orElseThrow(() -> ApiException.noSuchTable(table));
+          TableState state = catalog.table(request, warehouse, table);
           List<String> held = OwnerReads.held(catalog, request, warehouse, table);
           if (held.isEmpty()) {
             throw ApiException.noSuchTable(table);

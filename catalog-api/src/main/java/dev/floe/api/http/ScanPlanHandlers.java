@@ -54,10 +54,10 @@ final class ScanPlanHandlers {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     PlanTableScanRequest scan = request.body(PlanTableScanRequest.class);
-    byte[] secret = secret();
+    byte[] secret = catalog.tokenSecret();
     return catalog.read(
         () -> {
-          TableState state = load(request, warehouse, table);
+          TableState state = catalog.table(request, warehouse, table);
           List<String> held = requireHeld(table, state, request, warehouse);
           TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
           PlanTokens.Bound bound = bound(request, table, state);
@@ -101,7 +101,7 @@ final class ScanPlanHandlers {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
     String token = request.body(FetchScanTasksRequest.class).planTask();
-    byte[] secret = secret();
+    byte[] secret = catalog.tokenSecret();
     PlanTokens.Task task;
     try {
       task = PlanTokens.readPlanTask(token, secret);
@@ -110,7 +110,7 @@ final class ScanPlanHandlers {
     }
     return catalog.read(
         () -> {
-          TableState state = load(request, warehouse, table);
+          TableState state = catalog.table(request, warehouse, table);
           requireBound(request, table, state, task.bound(), ErrorType.NO_SUCH_PLAN_TASK);
           List<String> held = requireHeld(table, state, request, warehouse);
           TableMetadata metadata = planner.metadata(state.metadataLocation(), state.metadataJson());
@@ -162,14 +162,18 @@ final class ScanPlanHandlers {
     TableIdentifier table = request.table();
     PlanTokens.Bound bound;
     try {
-      bound = PlanTokens.readPlanId(request.param("plan-id"), secret());
+      bound = PlanTokens.readPlanId(request.param("plan-id"), catalog.tokenSecret());
     } catch (SealedTokens.InvalidTokenException e) {
       throw new ApiException(ErrorType.NO_SUCH_PLAN_ID, "No such plan: " + e.getMessage());
     }
     return catalog.read(
         () -> {
           requireBound(
-              request, table, load(request, warehouse, table), bound, ErrorType.NO_SUCH_PLAN_ID);
+              request,
+              table,
+              catalog.table(request, warehouse, table),
+              bound,
+              ErrorType.NO_SUCH_PLAN_ID);
           return null;
         });
   }
@@ -342,22 +346,6 @@ final class ScanPlanHandlers {
         ? List.of()
         : List.of(
             ImmutableCredential.builder().prefix(vended.prefix()).config(vended.config()).build());
-  }
-
-  private TableState load(RequestContext request, String warehouse, TableIdentifier table) {
-    return catalog
-        .queries(request)
-        .table(warehouse, table)
-        .orElseThrow(() -> ApiException.noSuchTable(table));
-  }
-
-  private byte[] secret() {
-    return catalog
-        .access()
-        .instanceSecret()
-        .orElseThrow(
-            () -> ApiException.serviceUnavailable("The instances' secret is not there yet"))
-        .getBytes(StandardCharsets.UTF_8);
   }
 
   private static String name(TableIdentifier table) {

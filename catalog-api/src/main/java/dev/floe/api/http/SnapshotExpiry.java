@@ -101,11 +101,7 @@ final class SnapshotExpiry {
 
     @Override
     public TableMetadata refresh() {
-      TableState state =
-          catalog
-              .queries()
-              .table(warehouse, table)
-              .orElseThrow(() -> ApiException.noSuchTable(table));
+      TableState state = catalog.table(request, warehouse, table);
       current = TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
       return current;
     }

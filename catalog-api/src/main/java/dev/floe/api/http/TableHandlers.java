@@ -118,7 +118,7 @@ final class TableHandlers {
           if (cached != null) {
             return cached;
           }
-          TableState state = load(request, warehouse, table);
+          TableState state = catalog.table(request, warehouse, table);
           return LoadTableResponses.result(
               state.metadataLocation(),
               state.metadataJson(),
@@ -133,7 +133,7 @@ final class TableHandlers {
       String warehouse,
       TableIdentifier table,
       LoadTableResponses.SnapshotMode mode) {
-    TableState state = load(request, warehouse, table);
+    TableState state = catalog.table(request, warehouse, table);
     requireMetadataFile(state.metadataLocation());
     return withCredentials(
         request,
@@ -191,7 +191,7 @@ final class TableHandlers {
     TableIdentifier table = request.table();
     return catalog.read(
         () -> {
-          TableState state = load(request, warehouse, table);
+          TableState state = catalog.table(request, warehouse, table);
           VendedCredentials credentials =
               catalog
                   .storage()
@@ -273,7 +273,9 @@ final class TableHandlers {
   Future<HttpResult> handleTableExists(RequestContext request) {
     String warehouse = catalog.warehouse(request);
     TableIdentifier table = request.table();
-    return catalog.read(() -> load(request, warehouse, table)).map(state -> HttpResult.noContent());
+    return catalog
+        .read(() -> catalog.table(request, warehouse, table))
+        .map(state -> HttpResult.noContent());
   }
 
   Future<HttpResult> handleCommitTable(RequestContext request) {
@@ -375,12 +377,5 @@ final class TableHandlers {
     DropTableCommand command =
         new DropTableCommand(catalog.header(request), warehouse, table, purge);
     return catalog.submit(command).map(reply -> HttpResult.noContent());
-  }
-
-  private TableState load(RequestContext request, String warehouse, TableIdentifier table) {
-    return catalog
-        .queries(request)
-        .table(warehouse, table)
-        .orElseThrow(() -> ApiException.noSuchTable(table));
   }
 }

@@ -98,13 +98,13 @@ public final class OrphanFiles {
     Set<String> read = new HashSet<>();
     for (Snapshot snapshot : metadata.snapshots()) {
       String list = snapshot.manifestListLocation();
-      if (list == null || !authority.mayReach(list, held)) {
+      if (list == null || !authority.holdsFile(list, held)) {
         continue; // outside the table: not read, and nothing under the table is reached by it
       }
       add(reached, list);
       for (ManifestFile manifest : snapshot.allManifests(io)) {
         add(reached, manifest.path());
-        if (authority.mayReach(manifest.path(), held) && read.add(manifest.path())) {
+        if (authority.holdsFile(manifest.path(), held) && read.add(manifest.path())) {
           entries(manifest, io, metadata).forEach(file -> add(reached, file));
         }
       }

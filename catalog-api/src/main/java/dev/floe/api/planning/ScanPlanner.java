@@ -114,8 +114,7 @@ public final class ScanPlanner {
    *
    * @param snapshotId the snapshot planned (null for an empty table)
    */
-  public record Plan(
-      TableMetadata metadata, Long snapshotId, List<FileScanTask> tasks, List<Slice> slices) {}
+  public record Plan(Long snapshotId, List<FileScanTask> tasks, List<Slice> slices) {}
 
   /** The data manifests {@code [from, to)} of a snapshot. */
   public record Slice(int from, int to) {}
@@ -133,17 +132,17 @@ public final class ScanPlanner {
       TableMetadata metadata, String name, PlanTableScanRequest request, Collection<String> held) {
     Table table = table(metadata, name, null);
     if (request.startSnapshotId() != null) {
-      return new Plan(metadata, request.endSnapshotId(), incremental(table, request, held), null);
+      return new Plan(request.endSnapshotId(), incremental(table, request, held), null);
     }
     Snapshot snapshot = snapshot(table, request.snapshotId());
     if (snapshot == null) {
       configure(table.newScan(), request);
-      return new Plan(metadata, null, List.of(), null);
+      return new Plan(null, List.of(), null);
     }
     long id = snapshot.snapshotId();
     List<ManifestFile> data = confined(table, snapshot, held).dataManifests(table.io());
     if (data.size() <= manifestsPerTask) {
-      return new Plan(metadata, id, collect(scan(metadata, name, request, id, null)), null);
+      return new Plan(id, collect(scan(metadata, name, request, id, null)), null);
     }
     // Checked now, so that a bad request is refused before any plan task is handed out.
     scan(metadata, name, request, id, new Slice(0, 0));
@@ -151,7 +150,7 @@ public final class ScanPlanner {
     for (int from = 0; from < data.size(); from += manifestsPerTask) {
       slices.add(new Slice(from, Math.min(data.size(), from + manifestsPerTask)));
     }
-    return new Plan(metadata, id, null, slices);
+    return new Plan(id, null, slices);
   }
 
   /**
@@ -322,7 +321,7 @@ public final class ScanPlanner {
       return snapshot;
     }
     String list = snapshot.manifestListLocation();
-    if (list != null && !isFileInside(list, holding)) {
+    if (list != null && !authority.holdsFile(list, holding)) {
       throw new OutsideTableException(
           "The manifest list of snapshot "
               + snapshot.snapshotId()
@@ -334,7 +333,7 @@ public final class ScanPlanner {
       manifests.addAll(snapshot.deleteManifests(table.io()));
     }
     for (ManifestFile manifest : manifests) {
-      if (!isFileInside(manifest.path(), holding)) {
+      if (!authority.holdsFile(manifest.path(), holding)) {
         throw new OutsideTableException(
             "A manifest of snapshot "
                 + snapshot.snapshotId()
@@ -343,11 +342,6 @@ public final class ScanPlanner {
     }
     confinedSnapshots.put(snapshot, holding);
     return snapshot;
-  }
-
-  /** A file (never a directory's own name) strictly inside a location the table holds. */
-  private boolean isFileInside(String path, List<String> held) {
-    return !path.endsWith("/") && authority.mayReach(path, held);
   }
 
   /** The table as of this metadata, reading through the cache; a slice's scans see the slice. */

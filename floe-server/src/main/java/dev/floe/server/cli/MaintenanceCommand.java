@@ -38,16 +38,9 @@ import picocli.CommandLine.Spec;
 final class MaintenanceCommand {
   private MaintenanceCommand() {}
 
-  /** {@code floe maintenance orphans}. */
-  @Command(
-      name = "orphans",
-      description =
-          "List the files under a table's location that no metadata of the table reaches and that"
-              + " are older than --older-than (3 days by default). Needs manage on the table.",
-      footerHeading = "%nExample:%n",
-      footer = "  floe maintenance orphans --warehouse default --table db.orders --json")
-  static final class Orphans implements Callable<Integer> {
-    private final Streams streams;
+  /** What every maintenance command names: the server, the table, and how to print. */
+  abstract static class TableAction implements Callable<Integer> {
+    final Streams streams;
 
     @Spec CommandSpec spec;
 
@@ -63,32 +56,77 @@ final class MaintenanceCommand {
         description = "the table, its namespace's levels and its name joined by dots")
     String table;
 
+    @Option(names = "--json", description = "print the answer's JSON")
+    boolean json;
+
+    TableAction(Streams streams) {
+      this.streams = streams;
+    }
+
+    /** The answer to {@code method} on the table's route {@code suffix}, JSON printed if asked. */
+    JsonNode call(String method, String suffix, ObjectNode body) throws InterruptedException {
+      int dot = table.lastIndexOf('.');
+      if (dot <= 0 || dot == table.length() - 1 || table.contains("..")) {
+        throw new ParameterException(
+            spec.commandLine(), "Invalid --table: " + table + " (expected namespace.table)");
+      }
+      String path =
+          "/management/v1/warehouses/"
+              + enc(warehouse)
+              + "/namespaces/"
+              + enc(table.substring(0, dot).replace('.', '\u001f'))
+              + "/tables/"
+              + enc(table.substring(dot + 1))
+              + suffix;
+      JsonNode answer =
+          ManagementClient.call(server, new ManagementClient.Request(method, path, body));
+      if (json) {
+        Output.json(streams.out(), answer);
+      }
+      return answer;
+    }
+
+    Duration duration(String option, String value) {
+      try {
+        return Duration.parse(value);
+      } catch (DateTimeParseException e) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Invalid " + option + ": " + value + " (an ISO-8601 duration, such as P7D)");
+      }
+    }
+  }
+
+  /** {@code floe maintenance orphans}. */
+  @Command(
+      name = "orphans",
+      description =
+          "List the files under a table's location that no metadata of the table reaches and that"
+              + " are older than --older-than (3 days by default). Needs manage on the table.",
+      footerHeading = "%nExample:%n",
+      footer = "  floe maintenance orphans --warehouse default --table db.orders --json")
+  static final class Orphans extends TableAction {
     @Option(
         names = "--older-than",
         paramLabel = "DURATION",
         description = "only files older than this ISO-8601 duration (default P3D)")
     String olderThan;
 
-    @Option(names = "--json", description = "print the answer's JSON instead of a table")
-    boolean json;
-
     Orphans(Streams streams) {
-      this.streams = streams;
+      super(streams);
     }
 
     @Override
     public Integer call() throws InterruptedException {
       if (olderThan != null) {
-        duration(spec, "--older-than", olderThan);
+        duration("--older-than", olderThan);
       }
-      String path =
-          tablePath(spec, warehouse, table)
-              + "/orphan-files"
-              + (olderThan == null ? "" : "?older-than=" + enc(olderThan));
       JsonNode answer =
-          ManagementClient.call(server, new ManagementClient.Request("GET", path, null));
+          call(
+              "GET",
+              "/orphan-files" + (olderThan == null ? "" : "?older-than=" + enc(olderThan)),
+              null);
       if (json) {
-        Output.json(streams.out(), answer);
         return 0;
       }
       List<List<String>> rows = new ArrayList<>();
@@ -123,23 +161,7 @@ final class MaintenanceCommand {
               + " needs manage on the table. Files are not deleted.",
       footerHeading = "%nExample:%n",
       footer = "  floe maintenance expire --warehouse default --table db.t --dry-run")
-  static final class Expire implements Callable<Integer> {
-    private final Streams streams;
-
-    @Spec CommandSpec spec;
-
-    @Mixin ServerOptions server;
-
-    @Option(names = "--warehouse", required = true, paramLabel = "W", description = "the warehouse")
-    String warehouse;
-
-    @Option(
-        names = "--table",
-        required = true,
-        paramLabel = "a.b.t",
-        description = "the table, its namespace's levels and its name joined by dots")
-    String table;
-
+  static final class Expire extends TableAction {
     @Option(
         names = "--older-than",
         paramLabel = "DURATION",
@@ -155,22 +177,18 @@ final class MaintenanceCommand {
     @Option(names = "--dry-run", description = "only say which snapshots would go")
     boolean dryRun;
 
-    @Option(names = "--json", description = "print the answer's JSON")
-    boolean json;
-
     Expire(Streams streams) {
-      this.streams = streams;
+      super(streams);
     }
 
     @Override
     public Integer call() throws InterruptedException {
-      String path = tablePath(spec, warehouse, table) + "/expire-snapshots";
       ObjectNode body = FloeJson.mapper().createObjectNode();
       body.put("dry-run", dryRun);
       if (olderThan != null) {
         body.put(
             "older-than-ms",
-            System.currentTimeMillis() - duration(spec, "--older-than", olderThan).toMillis());
+            System.currentTimeMillis() - duration("--older-than", olderThan).toMillis());
       }
       if (retainLast != null) {
         if (retainLast < 1) {
@@ -178,10 +196,8 @@ final class MaintenanceCommand {
         }
         body.put("retain-last", retainLast);
       }
-      JsonNode answer =
-          ManagementClient.call(server, new ManagementClient.Request("POST", path, body));
+      JsonNode answer = call("POST", "/expire-snapshots", body);
       if (json) {
-        Output.json(streams.out(), answer);
         return 0;
       }
       List<String> ids = new ArrayList<>();
@@ -197,31 +213,6 @@ final class MaintenanceCommand {
               + answer.path("remaining-snapshots").asInt()
               + " remain");
       return 0;
-    }
-  }
-
-  /** The management route of a table, from {@code --table a.b.t}. */
-  static String tablePath(CommandSpec spec, String warehouse, String table) {
-    int dot = table.lastIndexOf('.');
-    if (dot <= 0 || dot == table.length() - 1 || table.contains("..")) {
-      throw new ParameterException(
-          spec.commandLine(), "Invalid --table: " + table + " (expected namespace.table)");
-    }
-    return "/management/v1/warehouses/"
-        + enc(warehouse)
-        + "/namespaces/"
-        + enc(table.substring(0, dot).replace('.', '\u001f'))
-        + "/tables/"
-        + enc(table.substring(dot + 1));
-  }
-
-  static Duration duration(CommandSpec spec, String option, String value) {
-    try {
-      return Duration.parse(value);
-    } catch (DateTimeParseException e) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "Invalid " + option + ": " + value + " (an ISO-8601 duration, such as P7D)");
     }
   }
 

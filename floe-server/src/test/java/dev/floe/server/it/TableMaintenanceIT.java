@@ -119,25 +119,7 @@ class TableMaintenanceIT {
         .isEqualTo(404);
 
     // The command line: the same report as a table.
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        Main.run(
-            new String[] {
-              "maintenance",
-              "orphans",
-              "--warehouse",
-              "default",
-              "--table",
-              "orphans.t",
-              "--url",
-              floe.uri(),
-              "--token",
-              floe.adminToken()
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    assertThat(exit).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8))
+    assertThat(cli(floe, "orphans", "--warehouse", "default", "--table", "orphans.t"))
         .startsWith("LOCATION")
         .contains("stray-old.parquet")
         .doesNotContain("stray-new.parquet")
@@ -192,26 +174,7 @@ class TableMaintenanceIT {
       assertThat(PlannedTasks.of(table.newScan())).isEqualTo(current);
     }
     // The command line: nothing is left to expire.
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    int exit =
-        Main.run(
-            new String[] {
-              "maintenance",
-              "expire",
-              "--warehouse",
-              "default",
-              "--table",
-              "expiring.t",
-              "--dry-run",
-              "--url",
-              floe.uri(),
-              "--token",
-              floe.adminToken()
-            },
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    assertThat(exit).isZero();
-    assertThat(out.toString(StandardCharsets.UTF_8))
+    assertThat(cli(floe, "expire", "--warehouse", "default", "--table", "expiring.t", "--dry-run"))
         .isEqualTo("would expire 0 snapshots of expiring.t; 2 remain\n");
     // An ordinary commit, by the principal that asked.
     assertThat(ServerEvents.read(floe.dataDir()))
@@ -220,6 +183,22 @@ class TableMaintenanceIT {
                 e.type().equals("floe.table.committed")
                     && e.subject().equals("expiring.t")
                     && e.principal().equals("admin"));
+  }
+
+  /** {@code floe maintenance <args>} as the admin, which must succeed; what it printed. */
+  private static String cli(FloeProcess floe, String... args) {
+    List<String> all = new ArrayList<>(List.of("maintenance"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--url", floe.uri(), "--token", floe.adminToken()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        Main.run(
+            all.toArray(new String[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    return out.toString(StandardCharsets.UTF_8);
   }
 
   private static List<Long> ids(JsonNode answer) {

@@ -341,6 +341,15 @@ public final class LocationAuthority {
     return false;
   }
 
+  /**
+   * Whether a file lies strictly inside a location the entity holds, and names a file rather than a
+   * directory ({@code …/t/} is the location itself): what the catalog may read for the entity with
+   * its own credentials, such as a manifest list or a manifest a writer chose the path of.
+   */
+  public boolean holdsFile(String file, Collection<String> held) {
+    return !file.endsWith("/") && mayReach(file, held);
+  }
+
   /** Whether {@code inner} lies inside (or is) {@code outer}, both as spelled. */
   public boolean inside(String outer, String inner) {
     try {
