@@ -70,6 +70,7 @@ public final class FloeServer implements AutoCloseable {
   private CommandGateway gateway;
   private Vertx vertx;
   private HttpServer http;
+  private ConnectionLimits connectionLimits;
   private String bootstrapServers;
   private volatile RestRouter router;
   private HostInfo self;
@@ -118,7 +119,7 @@ public final class FloeServer implements AutoCloseable {
     long processorReady = System.nanoTime();
     String instanceId = "floe-" + UUID.randomUUID();
     gateway = new CommandGateway(bootstrapServers, topics, instanceId, config.replyTimeout());
-    CatalogMetrics metrics = new CatalogMetrics(streams);
+    CatalogMetrics metrics = new CatalogMetrics(streams, connectionLimits);
     StreamsCatalogQueries queries =
         new StreamsCatalogQueries(
             streams, self, metadataFiles, FreezeGuard.start(config.sessionTimeout()));
@@ -236,6 +237,7 @@ public final class FloeServer implements AutoCloseable {
     HttpServerOptions options = serverOptions();
     http = vertx.createHttpServer(options);
     ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
+    connectionLimits = limits;
     http.connectionHandler(
         connection -> {
           StrictRequestDecoder.install(connection, options);

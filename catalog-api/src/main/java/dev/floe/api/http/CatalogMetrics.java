@@ -46,14 +46,17 @@ public final class CatalogMetrics {
   private final Map<String, LongAdder> commands = new ConcurrentHashMap<>();
   private final Map<String, LatencyHistogram> replyWaits = new ConcurrentHashMap<>();
   private final StreamsMetricsText streams;
+  private final ConnectionLimits connections;
 
-  /** Without a command processor to report on (tests, tools). */
+  /** Without a command processor or HTTP server to report on (tests, tools). */
   public CatalogMetrics() {
     this.streams = null;
+    this.connections = null;
   }
 
-  public CatalogMetrics(KafkaStreams streams) {
+  public CatalogMetrics(KafkaStreams streams, ConnectionLimits connections) {
     this.streams = new StreamsMetricsText(streams);
+    this.connections = connections;
   }
 
   void countReport(String warehouse, String namespace, String table, String reportType) {
@@ -175,6 +178,20 @@ public final class CatalogMetrics {
     text.append("# HELP floe_metrics_reports_total Metrics reports received from engines.\n");
     text.append("# TYPE floe_metrics_reports_total counter\n");
     counters(text, "floe_metrics_reports_total", reports);
+    if (connections != null) {
+      text.append(
+          "# HELP floe_http_connections_open HTTP connections open, counted against"
+              + " floe.http.max-connections.\n");
+      text.append("# TYPE floe_http_connections_open gauge\n");
+      text.append("floe_http_connections_open ").append(connections.open()).append('\n');
+      text.append(
+          "# HELP floe_http_connections_refused_total HTTP connections closed as they opened, the"
+              + " cap being reached.\n");
+      text.append("# TYPE floe_http_connections_refused_total counter\n");
+      text.append("floe_http_connections_refused_total ")
+          .append(connections.refused())
+          .append('\n');
+    }
     if (streams != null) {
       streams.render(text);
     }

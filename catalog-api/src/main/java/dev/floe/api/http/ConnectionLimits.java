@@ -7,6 +7,7 @@ import io.vertx.core.http.HttpServerRequest;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Keeps connections that send nothing useful from holding the server: a connection beyond {@code
@@ -20,6 +21,7 @@ public final class ConnectionLimits {
   private final long headerTimeoutMillis;
   private final int maxConnections;
   private final AtomicInteger open = new AtomicInteger();
+  private final LongAdder refused = new LongAdder();
   private final Map<HttpConnection, Connection> connections = new ConcurrentHashMap<>();
 
   public ConnectionLimits(Vertx vertx, HttpConfig config) {
@@ -36,6 +38,7 @@ public final class ConnectionLimits {
   public void onConnection(HttpConnection connection) {
     if (open.incrementAndGet() > maxConnections) {
       open.decrementAndGet();
+      refused.increment();
       connection.close();
       return;
     }
@@ -46,6 +49,16 @@ public final class ConnectionLimits {
           open.decrementAndGet();
           connections.remove(connection);
         });
+  }
+
+  /** Connections open now, as counted against the cap (a closed one leaves once its close ran). */
+  public int open() {
+    return open.get();
+  }
+
+  /** Connections closed as they opened because the cap was reached, since the start. */
+  public long refused() {
+    return refused.sum();
   }
 
   /** Before a request is handled: its head is complete; the clock restarts when it is answered. */

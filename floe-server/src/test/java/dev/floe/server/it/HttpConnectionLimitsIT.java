@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * floe.http.header-timeout=PT3S} and {@code floe.http.max-connections=12}: a request head sent
  * slowly is cut off at the header timeout however busily it trickles in, a kept-alive connection
  * that sends no next request is closed after it, and connections beyond the cap are closed at once
- * while the server goes on serving once they are gone.
+ * while the server goes on serving once they are gone; {@code /metrics} counts them.
  */
 class HttpConnectionLimitsIT {
   private static final long HEADER_TIMEOUT_MILLIS = 3_000;
@@ -109,8 +109,13 @@ class HttpConnectionLimitsIT {
   void connectionsBeyondTheCapAreClosedAtOnceAndServingGoesOnOnceTheyClose() throws Exception {
     List<Socket> sockets = new ArrayList<>();
     List<Long> openedAt = new ArrayList<>();
-    try {
-      for (int i = 0; i < MAX_CONNECTIONS + 4; i++) {
+    long refusedBefore;
+    try (Socket watcher = connect()) {
+      // The server counts a close when its close handler has run, which may be after the client
+      // saw the connection end: wait until it counts only this one, so the cap is known to hold
+      // MAX_CONNECTIONS - 1 more.
+      refusedBefore = awaitOnlyItselfOpen(watcher);
+      for (int i = 0; i < MAX_CONNECTIONS - 1 + 4; i++) {
         sockets.add(connect());
         openedAt.add(System.nanoTime());
       }
@@ -127,7 +132,7 @@ class HttpConnectionLimitsIT {
       assertThat(refused).as("connections closed at once").isEqualTo(4);
       assertThat(heldUntilTimeout)
           .as("connections held until the header timeout")
-          .isEqualTo(MAX_CONNECTIONS);
+          .isEqualTo(MAX_CONNECTIONS - 1);
     } finally {
       for (Socket socket : sockets) {
         socket.close();
@@ -136,6 +141,43 @@ class HttpConnectionLimitsIT {
     assertThat(liveOnceTheServerSeesTheCloses())
         .as("serving goes on once the connections are closed")
         .isEqualTo(200);
+    try (Socket socket = connect()) {
+      assertThat(metric(socket, "floe_http_connections_refused_total") - refusedBefore)
+          .as("connections counted as refused in /metrics")
+          .isEqualTo(4);
+    }
+  }
+
+  /**
+   * Asks {@code /metrics} on {@code watcher} until the server counts one open connection (the
+   * watcher), for up to 5 s; answers the refused connections counted so far.
+   */
+  private static long awaitOnlyItselfOpen(Socket watcher) throws IOException, InterruptedException {
+    long started = System.nanoTime();
+    while (metric(watcher, "floe_http_connections_open") != 1) {
+      assertThat(millisSince(started))
+          .as("the server counts only one open connection")
+          .isLessThan(5_000);
+      Thread.sleep(50);
+    }
+    return metric(watcher, "floe_http_connections_refused_total");
+  }
+
+  /** One unlabelled metric's value, asked on a connection the caller keeps (auth is off here). */
+  private static long metric(Socket socket, String name) throws IOException {
+    socket.setSoTimeout(10_000);
+    socket
+        .getOutputStream()
+        .write(
+            "GET /metrics HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+    RawHttp.Response metrics = RawHttp.read(socket.getInputStream(), false);
+    assertThat(metrics.status()).as("GET /metrics").isEqualTo(200);
+    return new String(metrics.body(), StandardCharsets.UTF_8)
+        .lines()
+        .filter(line -> line.startsWith(name + " "))
+        .mapToLong(line -> (long) Double.parseDouble(line.substring(name.length() + 1)))
+        .findFirst()
+        .orElseThrow(() -> new AssertionError(name + " is not in /metrics"));
   }
 
   /**
