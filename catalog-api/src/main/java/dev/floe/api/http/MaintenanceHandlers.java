@@ -76,14 +76,16 @@ final class MaintenanceHandlers {
 
   /**
    * {@code POST …/tables/{t}/expire-snapshots}: body {@code {"dry-run"?, "older-than-ms"?,
-   * "retain-last"?}} (the limits default to the table's {@code history.expire.*} properties, as in
-   * Iceberg); answers the snapshots expired, or that would be with {@code dry-run}.
+   * "retain-last"?, "clean-files"?}} (the limits default to the table's {@code history.expire.*}
+   * properties, as in Iceberg; files are cleaned unless {@code clean-files} is false); answers the
+   * snapshots expired and the files deleted, or those that would be with {@code dry-run}.
    */
   Future<HttpResult> handleExpireSnapshots(RequestContext request) {
     String warehouse = catalog.writableWarehouse(request);
     TableIdentifier table = request.table();
     JsonNode body = request.hasBody() ? request.json() : FloeJson.mapper().createObjectNode();
-    boolean dryRun = body.path("dry-run").asBoolean(false);
+    boolean dryRun = flag(body, "dry-run", false);
+    boolean cleanFiles = flag(body, "clean-files", true);
     Long olderThanMs = optionalLong(body, "older-than-ms");
     Long retainLast = optionalLong(body, "retain-last");
     if (retainLast != null && (retainLast < 1 || retainLast > Integer.MAX_VALUE)) {
@@ -91,6 +93,10 @@ final class MaintenanceHandlers {
     }
     return catalog.read(
         () -> {
+          List<String> held = OwnerReads.held(catalog, request, warehouse, table);
+          if (held.isEmpty()) {
+            throw ApiException.noSuchTable(table);
+          }
           SnapshotExpiry.Result result =
               expiry.expire(
                   request,
@@ -98,6 +104,8 @@ final class MaintenanceHandlers {
                   table,
                   olderThanMs,
                   retainLast == null ? null : retainLast.intValue(),
+                  held,
+                  cleanFiles,
                   dryRun);
           ObjectNode answer = FloeJson.mapper().createObjectNode();
           answer.put("table", table.toString());
@@ -105,8 +113,26 @@ final class MaintenanceHandlers {
           ArrayNode ids = answer.putArray("expired-snapshot-ids");
           result.expired().forEach(ids::add);
           answer.put("remaining-snapshots", result.remaining());
+          answer.put("clean-files", cleanFiles);
+          answer.put("deleted-files", result.deletedFiles());
+          answer.put("deleted-bytes", result.deletedBytes());
+          answer.put("kept-outside-table", result.keptOutside());
+          answer.put("files-truncated", result.deletedFiles() > result.files().size());
+          ArrayNode files = answer.putArray("files");
+          result.files().forEach(files::add);
           return new HttpResult(200, FloeJson.toBytes(answer), Map.of());
         });
+  }
+
+  private static boolean flag(JsonNode body, String field, boolean absent) {
+    JsonNode value = body.path(field);
+    if (value.isMissingNode() || value.isNull()) {
+      return absent;
+    }
+    if (!value.isBoolean()) {
+      throw ApiException.badRequest("%s must be true or false", field);
+    }
+    return value.asBoolean();
   }
 
   private static Long optionalLong(JsonNode body, String field) {

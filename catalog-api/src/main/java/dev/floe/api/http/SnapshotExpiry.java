@@ -2,11 +2,14 @@ package dev.floe.api.http;
 
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.state.TableState;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.LocationProviders;
@@ -19,7 +22,9 @@ import org.apache.iceberg.UpdateRequirements;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.LocationProvider;
 
 /**
@@ -27,23 +32,49 @@ import org.apache.iceberg.io.LocationProvider;
  * refs go (the table's {@code history.expire.*} properties, or the request's limits), and the
  * removal is an ordinary commit through the log, by the principal that asked, requiring every ref
  * where it was: a commit that lands first fails it, and Iceberg plans it again on the table as it
- * is then. Files stay (the orphan report lists them until their deletion comes).
+ * is then.
+ *
+ * <p>Once the removal has committed, Iceberg's own file clean-up compares the table before it with
+ * the table as it is after it (read again from the log, so commits that landed meanwhile count) and
+ * names the manifest lists, manifests, data and delete files and statistics files that only removed
+ * snapshots reach. Of those the catalog deletes only files strictly inside a location its directory
+ * holds for the table; a file elsewhere (another table's, or a shared one) is counted and left. A
+ * dry run commits nothing and deletes nothing: it names what would go.
  */
 final class SnapshotExpiry {
+  /** The most file locations one answer names; counts and bytes cover all. */
+  static final int MAX_LISTED_FILES = 10_000;
+
   private final CatalogContext catalog;
 
   SnapshotExpiry(CatalogContext catalog) {
     this.catalog = catalog;
   }
 
-  /** What an expiry removed, or would remove. */
-  record Result(List<Long> expired, int remaining) {}
+  /**
+   * What an expiry removed, or would remove.
+   *
+   * @param files the files deleted (or that would be), at most {@link #MAX_LISTED_FILES}
+   * @param deletedFiles how many files were deleted (or would be)
+   * @param deletedBytes their size
+   * @param keptOutside files only removed snapshots reach that lie outside the table's locations:
+   *     never deleted
+   */
+  record Result(
+      List<Long> expired,
+      int remaining,
+      List<String> files,
+      long deletedFiles,
+      long deletedBytes,
+      long keptOutside) {}
 
   /**
    * Runs on a worker thread: each commit waits for its reply.
    *
    * @param olderThanMs expire snapshots older than this (null: the table's properties)
    * @param retainLast keep at least this many (null: the table's properties)
+   * @param held the locations the directory holds for the table: the only place files go from
+   * @param cleanFiles whether to delete the files only removed snapshots reach
    */
   Result expire(
       RequestContext request,
@@ -51,30 +82,80 @@ final class SnapshotExpiry {
       TableIdentifier table,
       Long olderThanMs,
       Integer retainLast,
+      List<String> held,
+      boolean cleanFiles,
       boolean dryRun) {
-    Operations ops = new Operations(request, warehouse, table);
+    Operations ops = new Operations(request, warehouse, table, dryRun);
+    Cleanup cleanup = new Cleanup(ops, held, dryRun);
     ExpireSnapshots expiry =
-        new BaseTable(ops, "floe." + table).expireSnapshots().cleanExpiredFiles(false);
+        new BaseTable(ops, "floe." + table)
+            .expireSnapshots()
+            .cleanExpiredFiles(cleanFiles)
+            .deleteWith(cleanup::delete);
     if (olderThanMs != null) {
       expiry = expiry.expireOlderThan(olderThanMs);
     }
     if (retainLast != null) {
       expiry = expiry.retainLast(retainLast);
     }
-    List<Long> expired = new ArrayList<>();
-    if (dryRun) {
-      expiry.apply().forEach(snapshot -> expired.add(snapshot.snapshotId()));
-      return new Result(expired, ops.current().snapshots().size() - expired.size());
-    }
     List<Snapshot> before = ops.current().snapshots();
     expiry.commit();
-    TableMetadata after = ops.refresh();
-    List<Long> remaining = after.snapshots().stream().map(Snapshot::snapshotId).toList();
+    List<Long> remaining = ops.current().snapshots().stream().map(Snapshot::snapshotId).toList();
+    List<Long> expired = new ArrayList<>();
     before.stream()
         .map(Snapshot::snapshotId)
         .filter(id -> !remaining.contains(id))
         .forEach(expired::add);
-    return new Result(expired, remaining.size());
+    return new Result(
+        expired,
+        remaining.size(),
+        List.copyOf(cleanup.listed),
+        cleanup.files.sum(),
+        cleanup.bytes.sum(),
+        cleanup.outside.sum());
+  }
+
+  /** Iceberg's clean-up deletes through this: only files the table holds, counted as they go. */
+  private final class Cleanup {
+    private final Operations ops;
+    private final List<String> held;
+    private final boolean dryRun;
+    private final List<String> listed = Collections.synchronizedList(new ArrayList<>());
+    private final LongAdder files = new LongAdder();
+    private final LongAdder bytes = new LongAdder();
+    private final LongAdder outside = new LongAdder();
+
+    Cleanup(Operations ops, List<String> held, boolean dryRun) {
+      this.ops = ops;
+      this.held = held;
+      this.dryRun = dryRun;
+    }
+
+    void delete(String file) {
+      if (!catalog.metadataFiles().locations().holdsFile(file, held)) {
+        outside.increment();
+        return;
+      }
+      FileIO io = ops.io();
+      InputFile input = io.newInputFile(file);
+      long size;
+      try {
+        size = input.getLength();
+      } catch (NotFoundException | UncheckedIOException e) {
+        if (!input.exists()) {
+          return; // gone already: nothing to reclaim
+        }
+        throw e;
+      }
+      if (!dryRun) {
+        io.deleteFile(file);
+      }
+      files.increment();
+      bytes.add(size);
+      if (listed.size() < MAX_LISTED_FILES) {
+        listed.add(file);
+      }
+    }
   }
 
   /**
@@ -85,12 +166,15 @@ final class SnapshotExpiry {
     private final RequestContext request;
     private final String warehouse;
     private final TableIdentifier table;
+    private final boolean dryRun;
     private TableMetadata current;
+    private boolean committed;
 
-    Operations(RequestContext request, String warehouse, TableIdentifier table) {
+    Operations(RequestContext request, String warehouse, TableIdentifier table, boolean dryRun) {
       this.request = request;
       this.warehouse = warehouse;
       this.table = table;
+      this.dryRun = dryRun;
       refresh();
     }
 
@@ -101,6 +185,9 @@ final class SnapshotExpiry {
 
     @Override
     public TableMetadata refresh() {
+      if (dryRun && committed) {
+        return current; // the table as the removal would leave it
+      }
       TableState state = catalog.table(request, warehouse, table);
       current = TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
       return current;
@@ -108,6 +195,11 @@ final class SnapshotExpiry {
 
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
+      if (dryRun) {
+        current = metadata;
+        committed = true;
+        return;
+      }
       // Every ref of the base must still be where it was: a commit that moved one meanwhile (a
       // rollback to a snapshot being expired, say) fails this one, which is planned again.
       List<UpdateRequirement> requirements =

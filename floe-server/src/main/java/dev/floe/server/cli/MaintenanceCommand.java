@@ -26,8 +26,8 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "maintenance",
     description =
-        "Table maintenance: expire a table's snapshots, list its orphan files (nothing is"
-            + " deleted).",
+        "Table maintenance: expire a table's snapshots and delete the files only they reached;"
+            + " list a table's orphan files (nothing is deleted).",
     subcommands = {
       MaintenanceCommand.Expire.class,
       MaintenanceCommand.Orphans.class,
@@ -158,7 +158,8 @@ final class MaintenanceCommand {
       description =
           "Expire a table's snapshots now by Iceberg's rules: the table's history.expire.*"
               + " properties unless --older-than or --retain-last is given. A commit by you;"
-              + " needs manage on the table. Files are not deleted.",
+              + " needs manage on the table. Then deletes the files only the expired snapshots"
+              + " reached, inside the table's location (--keep-files leaves them).",
       footerHeading = "%nExample:%n",
       footer = "  floe maintenance expire --warehouse default --table db.t --dry-run")
   static final class Expire extends TableAction {
@@ -174,8 +175,13 @@ final class MaintenanceCommand {
         description = "keep at least this many snapshots of each branch")
     Integer retainLast;
 
-    @Option(names = "--dry-run", description = "only say which snapshots would go")
+    @Option(
+        names = "--dry-run",
+        description = "only say which snapshots and files would go; change nothing")
     boolean dryRun;
+
+    @Option(names = "--keep-files", description = "expire snapshots but delete no file")
+    boolean keepFiles;
 
     Expire(Streams streams) {
       super(streams);
@@ -185,6 +191,7 @@ final class MaintenanceCommand {
     public Integer call() throws InterruptedException {
       ObjectNode body = FloeJson.mapper().createObjectNode();
       body.put("dry-run", dryRun);
+      body.put("clean-files", !keepFiles);
       if (olderThan != null) {
         body.put(
             "older-than-ms",
@@ -211,7 +218,15 @@ final class MaintenanceCommand {
               + (ids.isEmpty() ? "" : ": " + String.join(", ", ids))
               + "; "
               + answer.path("remaining-snapshots").asInt()
-              + " remain");
+              + " remain"
+              + (keepFiles
+                  ? ""
+                  : "; "
+                      + (dryRun ? "would delete " : "deleted ")
+                      + answer.path("deleted-files").asLong()
+                      + " files ("
+                      + answer.path("deleted-bytes").asLong()
+                      + " bytes)"));
       return 0;
     }
   }

@@ -175,7 +175,8 @@ class TableMaintenanceIT {
     }
     // The command line: nothing is left to expire.
     assertThat(cli(floe, "expire", "--warehouse", "default", "--table", "expiring.t", "--dry-run"))
-        .isEqualTo("would expire 0 snapshots of expiring.t; 2 remain\n");
+        .isEqualTo(
+            "would expire 0 snapshots of expiring.t; 2 remain; would delete 0 files (0 bytes)\n");
     // An ordinary commit, by the principal that asked.
     assertThat(ServerEvents.read(floe.dataDir()))
         .anyMatch(
