@@ -147,8 +147,15 @@ final class SnapshotExpiry {
         }
         throw e;
       }
+      InputFile checksum = checksumOf(io, file);
+      if (checksum != null) {
+        size += checksum.getLength();
+      }
       if (!dryRun) {
         io.deleteFile(file);
+        if (checksum != null) {
+          io.deleteFile(checksum.location());
+        }
       }
       files.increment();
       bytes.add(size);
@@ -156,6 +163,20 @@ final class SnapshotExpiry {
         listed.add(file);
       }
     }
+  }
+
+  /**
+   * The checksum Hadoop's local file system writes beside a file it wrote ({@code .<name>.crc}), if
+   * there is one: it goes with its file.
+   */
+  private static InputFile checksumOf(FileIO io, String file) {
+    if (!file.startsWith("file:")) {
+      return null;
+    }
+    int slash = file.lastIndexOf('/');
+    InputFile checksum =
+        io.newInputFile(file.substring(0, slash + 1) + "." + file.substring(slash + 1) + ".crc");
+    return checksum.exists() ? checksum : null;
   }
 
   /**
