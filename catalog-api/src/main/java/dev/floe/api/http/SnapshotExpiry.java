@@ -87,16 +87,20 @@ final class SnapshotExpiry {
       boolean dryRun) {
     Operations ops = new Operations(request, warehouse, table, dryRun);
     Cleanup cleanup = new Cleanup(ops, held, dryRun);
+    BaseTable iceberg = new BaseTable(ops, "floe." + table);
+    // The rules choose the snapshots; naming them again makes Iceberg clean up by reachability
+    // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
+    // expire_snapshots does, rather than by the main branch's history, which keeps the files the
+    // oldest remaining snapshot deleted until it is expired too.
+    List<Snapshot> chosen =
+        rules(iceberg.expireSnapshots().cleanExpiredFiles(false), olderThanMs, retainLast).apply();
     ExpireSnapshots expiry =
-        new BaseTable(ops, "floe." + table)
-            .expireSnapshots()
-            .cleanExpiredFiles(cleanFiles)
-            .deleteWith(cleanup::delete);
-    if (olderThanMs != null) {
-      expiry = expiry.expireOlderThan(olderThanMs);
-    }
-    if (retainLast != null) {
-      expiry = expiry.retainLast(retainLast);
+        rules(
+            iceberg.expireSnapshots().cleanExpiredFiles(cleanFiles).deleteWith(cleanup::delete),
+            olderThanMs,
+            retainLast);
+    for (Snapshot snapshot : chosen) {
+      expiry = expiry.expireSnapshotId(snapshot.snapshotId());
     }
     List<Snapshot> before = ops.current().snapshots();
     expiry.commit();
@@ -113,6 +117,18 @@ final class SnapshotExpiry {
         cleanup.files.sum(),
         cleanup.bytes.sum(),
         cleanup.outside.sum());
+  }
+
+  private static ExpireSnapshots rules(
+      ExpireSnapshots expiry, Long olderThanMs, Integer retainLast) {
+    ExpireSnapshots ruled = expiry;
+    if (olderThanMs != null) {
+      ruled = ruled.expireOlderThan(olderThanMs);
+    }
+    if (retainLast != null) {
+      ruled = ruled.retainLast(retainLast);
+    }
+    return ruled;
   }
 
   /** Iceberg's clean-up deletes through this: only files the table holds, counted as they go. */
