@@ -7,7 +7,7 @@ const OP_TYPES = [
   "create-table", "register-table", "update-table", "drop-table", "rename-table",
   "create-view", "update-view", "drop-view", "rename-view", "x-floe.register-view",
   "x-floe.restore-namespace", "x-floe.expunge-namespace", "x-floe.restore-table", "x-floe.restore-view",
-  "x-floe.expunge-table", "x-floe.expunge-view", "x-floe.purge-files", "x-floe.purge-refused", "x-floe.change-access",
+  "x-floe.expunge-table", "x-floe.expunge-view", "x-floe.purge-files", "x-floe.purge-refused", "x-floe.maintain-table", "x-floe.change-access",
 ];
 
 const idName = (id) => (id ? [...(id.namespace || []), id.name].join(".") : "");

@@ -1,9 +1,11 @@
 package dev.floe.events;
 
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 
@@ -36,6 +38,35 @@ public final class Keys {
         + namespace(identifier.namespace())
         + "/"
         + encode(identifier.name());
+  }
+
+  /**
+   * The table a key of the tables store names in this warehouse, if it names one (not a prepared
+   * part, not another warehouse's table).
+   */
+  public static Optional<TableIdentifier> tableOf(String warehouse, String key) {
+    String prefix = encode(warehouse) + "/";
+    if (!key.startsWith(prefix)) {
+      return Optional.empty();
+    }
+    String[] parts = key.substring(prefix.length()).split("/", -1);
+    if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
+      return Optional.empty();
+    }
+    List<String> levels = new ArrayList<>();
+    for (String level : parts[0].split("\\.", -1)) {
+      levels.add(URLDecoder.decode(level, StandardCharsets.UTF_8));
+    }
+    TableIdentifier table =
+        TableIdentifier.of(
+            Namespace.of(levels.toArray(String[]::new)),
+            URLDecoder.decode(parts[1], StandardCharsets.UTF_8));
+    return table(warehouse, table).equals(key) ? Optional.of(table) : Optional.empty();
+  }
+
+  /** The first key of a warehouse's tables in the tables store, and one past the last. */
+  public static String[] tableRange(String warehouse) {
+    return new String[] {encode(warehouse) + "/", encode(warehouse) + "0"};
   }
 
   /**

@@ -17,6 +17,7 @@ import dev.floe.events.command.DropNamespaceCommand;
 import dev.floe.events.command.DropTableCommand;
 import dev.floe.events.command.DropViewCommand;
 import dev.floe.events.command.ExpungeDeletedCommand;
+import dev.floe.events.command.RecordMaintenanceCommand;
 import dev.floe.events.command.RegisterTableCommand;
 import dev.floe.events.command.RegisterViewCommand;
 import dev.floe.events.command.RelocateCommand;
@@ -28,6 +29,7 @@ import dev.floe.events.event.NamespaceCreatedEvent;
 import dev.floe.events.event.NamespaceDroppedEvent;
 import dev.floe.events.event.NamespacePropertiesUpdatedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.state.DeletedEntity;
 import dev.floe.events.state.NamespaceState;
@@ -74,6 +76,7 @@ public final class DirectoryDecider {
                   TabularNames.rename(
                       d, EntityKind.TABLE, c.header(), c.warehouse(), c.source(), c.destination())),
           rule(CompletePurgeCommand.class, (d, l, c) -> completePurge(d, c)),
+          rule(RecordMaintenanceCommand.class, (d, l, c) -> recordMaintenance(d, c)),
           rule(CreateViewCommand.class, ViewNameDecider::create),
           rule(DropViewCommand.class, (d, l, c) -> ViewNameDecider.drop(d, c)),
           rule(
@@ -121,6 +124,34 @@ public final class DirectoryDecider {
     }
     TableFilesPurgedEvent event =
         new TableFilesPurgedEvent(c.warehouse(), c.location(), id, c.header().principal(), 1);
+    return Decision.reply(List.of(event), CommandReply.done(id));
+  }
+
+  /**
+   * Records a table's maintenance run while its name still holds that table; a run on a table that
+   * was dropped or renamed meanwhile is not recorded (its files were handled all the same).
+   */
+  static Decision recordMaintenance(Directory directory, RecordMaintenanceCommand c) {
+    String id = c.header().commandId();
+    boolean holds =
+        directory.table(c.identifier()).map(e -> c.tableUuid().equals(e.uuid())).orElse(false);
+    if (!holds) {
+      return Decision.reply(List.of(), CommandReply.done(id));
+    }
+    TableMaintainedEvent event =
+        new TableMaintainedEvent(
+            c.warehouse(),
+            c.identifier(),
+            c.tableUuid(),
+            c.trigger(),
+            c.expiredSnapshots(),
+            c.remainingSnapshots(),
+            c.deletedFiles(),
+            c.deletedBytes(),
+            c.keptOutsideTable(),
+            id,
+            c.header().principal(),
+            1);
     return Decision.reply(List.of(event), CommandReply.done(id));
   }
 

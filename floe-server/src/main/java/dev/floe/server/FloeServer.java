@@ -14,6 +14,7 @@ import dev.floe.api.http.InternalAuth;
 import dev.floe.api.http.KafkaAuditLog;
 import dev.floe.api.http.RestRouter;
 import dev.floe.api.http.StrictRequestDecoder;
+import dev.floe.api.http.TableMaintainer;
 import dev.floe.client.CommandGateway;
 import dev.floe.client.KafkaReachability;
 import dev.floe.events.CommandReply;
@@ -75,6 +76,7 @@ public final class FloeServer implements AutoCloseable {
   private volatile RestRouter router;
   private HostInfo self;
   private Purger purger;
+  private TableMaintainer maintainer;
   private KafkaAuditLog audit;
   private LineageIndex lineage;
 
@@ -190,6 +192,8 @@ public final class FloeServer implements AutoCloseable {
     peerWatch.start();
     purger = new Purger(config, queries, metadataFiles, gateway);
     purger.start(config.purgeInterval());
+    maintainer = new TableMaintainer(catalog, config.maintenance());
+    maintainer.start();
     long now = System.nanoTime();
     LOG.info(
         "Floe instance {} serving the Iceberg REST catalog on port {}, started in {} s (storage"
@@ -332,39 +336,12 @@ public final class FloeServer implements AutoCloseable {
 
   @Override
   public void close() {
-    if (peerWatch != null) {
-      peerWatch.close();
-    }
-    if (purger != null) {
-      purger.close();
-    }
+    closeEach(peerWatch, maintainer, purger);
     if (http != null) {
       awaitQuietly(http.close());
     }
-    if (gateway != null) {
-      gateway.close();
-    }
-    if (audit != null) {
-      audit.close();
-    }
-    if (eventTail != null) {
-      eventTail.close();
-    }
-    if (recentAudit != null) {
-      recentAudit.close();
-    }
-    if (eventPages != null) {
-      eventPages.close();
-    }
-    if (lineage != null) {
-      lineage.close();
-    }
-    if (accessView != null) {
-      accessView.close();
-    }
-    if (kafkaReachability != null) {
-      kafkaReachability.close();
-    }
+    closeEach(
+        gateway, audit, eventTail, recentAudit, eventPages, lineage, accessView, kafkaReachability);
     if (streams != null) {
       streams.close(Duration.ofSeconds(30));
     }
@@ -373,8 +350,23 @@ public final class FloeServer implements AutoCloseable {
     }
     metadataFiles.close();
     credentialVendors.close();
-    if (broker != null) {
-      broker.close();
+    closeEach(broker);
+  }
+
+  /** Closes each part that was started, in order: one that fails leaves none of the rest open. */
+  private static void closeEach(AutoCloseable... parts) {
+    for (AutoCloseable part : parts) {
+      if (part == null) {
+        continue;
+      }
+      try {
+        part.close();
+      } catch (Exception e) {
+        if (e instanceof InterruptedException) {
+          Thread.currentThread().interrupt();
+        }
+        LOG.warn("Shutdown step did not finish cleanly: {}", e.toString());
+      }
     }
   }
 

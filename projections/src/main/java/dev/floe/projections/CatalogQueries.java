@@ -101,4 +101,12 @@ public interface CatalogQueries {
 
   /** Areas of expired namespaces whose files wait to be purged. */
   List<PendingAreaPurge> pendingAreaPurges(String warehouse);
+
+  /**
+   * The warehouse's tables whose state this instance holds as the active copy: each table is listed
+   * by exactly one instance of a cluster.
+   */
+  default List<TableIdentifier> localTables(String warehouse) {
+    return List.of();
+  }
 }

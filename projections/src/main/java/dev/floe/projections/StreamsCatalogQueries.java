@@ -275,6 +275,28 @@ public final class StreamsCatalogQueries implements CatalogQueries {
     return new Page<>(items, null);
   }
 
+  @Override
+  public List<TableIdentifier> localTables(String warehouse) {
+    if (!freezes.trusted()) {
+      return List.of();
+    }
+    ReadOnlyKeyValueStore<String, byte[]> tables;
+    try {
+      tables =
+          streams.store(
+              StoreQueryParameters.fromNameAndType(
+                  StoreNames.TABLES, QueryableStoreTypes.<String, byte[]>keyValueStore()));
+    } catch (InvalidStateStoreException e) {
+      return List.of(); // not running yet, or rebalancing: the next round looks again
+    }
+    String[] range = Keys.tableRange(warehouse);
+    List<TableIdentifier> found = new ArrayList<>();
+    try (KeyValueIterator<String, byte[]> entries = tables.range(range[0], range[1])) {
+      entries.forEachRemaining(entry -> Keys.tableOf(warehouse, entry.key).ifPresent(found::add));
+    }
+    return found;
+  }
+
   private ReadOnlyKeyValueStore<String, byte[]> directory(String warehouse) {
     return store(StoreNames.DIRECTORY, Keys.warehouse(warehouse));
   }

@@ -240,6 +240,20 @@ public final class CatalogContext {
   }
 
   /**
+   * A header for a command the catalog sends on its own account or as part of a larger piece of
+   * work (maintenance): a new command id, no idempotency key.
+   */
+  public CommandHeader workHeader(String principal) {
+    return new CommandHeader(
+        Uuid7.next().toString(),
+        System.currentTimeMillis(),
+        principal,
+        gateway.instanceId(),
+        null,
+        null);
+  }
+
+  /**
    * Sends a command and fails the future with the mapped rejection when the processor refuses it.
    */
   public Future<CommandReply> submit(CatalogCommand command) {

@@ -195,6 +195,11 @@ final class Guards {
         }
       };
 
+  /** A table's maintenance status on the management API: read on it. */
+  static final Guard MAINTENANCE_STATUS =
+      (catalog, request) ->
+          requireTable(catalog, request, catalog.warehouse(request), request.table(), Action.READ);
+
   /** Lineage of one table ({@code ?warehouse=}, default warehouse): read on it. */
   static final Guard LINEAGE_TABLE =
       (catalog, request) -> {

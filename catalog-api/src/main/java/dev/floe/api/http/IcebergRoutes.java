@@ -180,10 +180,12 @@ public final class IcebergRoutes {
         PUT, visibility, ManagementGuards.MANAGE_PATH_NAMESPACE, management::handleSetVisibility);
     route.add(GET, wh + "/audit", ManagementGuards.WAREHOUSE_ADMIN, audits::handleAudit);
     route.add(GET, wh + "/data-access", ManagementGuards.WAREHOUSE_ADMIN, audits::handleDataAccess);
-    MaintenanceHandlers maintenance = new MaintenanceHandlers(catalog);
+    MaintenanceHandlers maintenance = new MaintenanceHandlers(catalog, lineage);
     String maintained = wh + "/namespaces/{namespace}/tables/{table}";
     Guards.Guard manageTable = ManagementGuards.MANAGE_PATH_TABLE;
     route.add(GET, maintained + "/orphan-files", manageTable, maintenance::handleOrphans);
+    route.add(
+        GET, maintained + "/maintenance", Guards.MAINTENANCE_STATUS, maintenance::handleStatus);
     route.add(
         POST, maintained + "/expire-snapshots", manageTable, maintenance::handleExpireSnapshots);
     route.add(

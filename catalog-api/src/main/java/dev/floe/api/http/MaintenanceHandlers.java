@@ -5,16 +5,23 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.floe.api.maintenance.OrphanFiles;
 import dev.floe.events.FloeJson;
+import dev.floe.events.command.CommandHeader;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.config.MaintenanceConfig;
+import dev.floe.projections.lineage.LineageIndex;
 import io.vertx.core.Future;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
+import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.util.PropertyUtil;
 
 /**
  * Table maintenance on the management API: {@code GET
@@ -30,9 +37,11 @@ final class MaintenanceHandlers {
   private final CatalogContext catalog;
   private final OrphanFiles orphans;
   private final SnapshotExpiry expiry;
+  private final LineageIndex runs;
 
-  MaintenanceHandlers(CatalogContext catalog) {
+  MaintenanceHandlers(CatalogContext catalog, LineageIndex runs) {
     this.catalog = catalog;
+    this.runs = runs;
     this.expiry = new SnapshotExpiry(catalog);
     this.orphans =
         new OrphanFiles(catalog.metadataFiles()::io, catalog.metadataFiles().locations());
@@ -75,6 +84,57 @@ final class MaintenanceHandlers {
   }
 
   /**
+   * {@code GET …/tables/{t}/maintenance}: whether the catalog maintains the table on its schedule
+   * and which setting decided it, and its last recorded run ({@code floe.table.maintained}; null
+   * before the first). Guarded by read on the table.
+   */
+  Future<HttpResult> handleStatus(RequestContext request) {
+    String warehouse = catalog.warehouse(request);
+    if (request.warehouse().indexOf('@') >= 0) {
+      throw ApiException.badRequest("Maintenance status is of the live catalog, not a past time");
+    }
+    TableIdentifier table = request.table();
+    return catalog.read(
+        () -> {
+          TableState state = catalog.table(request, warehouse, table);
+          TableMetadata metadata =
+              TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
+          MaintenanceConfig config = catalog.config().maintenance();
+          MaintenanceConfig.Decision decision = config.decide(warehouse, metadata.properties());
+          ObjectNode body = FloeJson.mapper().createObjectNode();
+          body.put("table", table.toString());
+          body.put("table-uuid", metadata.uuid());
+          ObjectNode schedule = body.putObject("schedule");
+          boolean collects =
+              PropertyUtil.propertyAsBoolean(
+                  metadata.properties(),
+                  TableProperties.GC_ENABLED,
+                  TableProperties.GC_ENABLED_DEFAULT);
+          schedule.put("scheduled", decision.scheduled() && collects);
+          schedule.put(
+              "because",
+              decision.scheduled() && !collects ? "gc.enabled=false" : decision.because());
+          schedule.put("interval", config.interval().toString());
+          Optional<LineageIndex.MaintenanceRun> last = runs.lastMaintenance(metadata.uuid());
+          if (last.isEmpty()) {
+            body.putNull("last-run");
+          } else {
+            TableMaintainedEvent run = last.get().event();
+            body.putObject("last-run")
+                .put("at", last.get().time())
+                .put("trigger", run.trigger())
+                .put("principal", run.principal())
+                .put("expired-snapshots", run.expiredSnapshots())
+                .put("remaining-snapshots", run.remainingSnapshots())
+                .put("deleted-files", run.deletedFiles())
+                .put("deleted-bytes", run.deletedBytes())
+                .put("kept-outside-table", run.keptOutsideTable());
+          }
+          return new HttpResult(200, FloeJson.toBytes(body), Map.of());
+        });
+  }
+
+  /**
    * {@code POST …/tables/{t}/expire-snapshots}: body {@code {"dry-run"?, "older-than-ms"?,
    * "retain-last"?, "clean-files"?}} (the limits default to the table's {@code history.expire.*}
    * properties, as in Iceberg; files are cleaned unless {@code clean-files} is false); answers the
@@ -97,16 +157,25 @@ final class MaintenanceHandlers {
           if (held.isEmpty()) {
             throw ApiException.noSuchTable(table);
           }
-          SnapshotExpiry.Result result =
-              expiry.expire(
-                  request,
+          SnapshotExpiry.Subject subject =
+              new SnapshotExpiry.Subject(
                   warehouse,
                   table,
+                  () -> catalog.table(request, warehouse, table),
+                  () -> {
+                    CommandHeader header = catalog.workHeader(request.principalName());
+                    request.commandId(header.commandId());
+                    return header;
+                  });
+          SnapshotExpiry.Result result =
+              expiry.expire(
+                  subject,
                   olderThanMs,
                   retainLast == null ? null : retainLast.intValue(),
                   held,
                   cleanFiles,
-                  dryRun);
+                  dryRun,
+                  SnapshotExpiry.REQUEST);
           ObjectNode answer = FloeJson.mapper().createObjectNode();
           answer.put("table", table.toString());
           answer.put("dry-run", dryRun);

@@ -1,6 +1,8 @@
 package dev.floe.api.http;
 
+import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
+import dev.floe.events.command.RecordMaintenanceCommand;
 import dev.floe.events.state.TableState;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -10,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.LocationProviders;
@@ -26,6 +29,8 @@ import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.LocationProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshot expiry by the catalog: Iceberg's own {@link ExpireSnapshots} decides which snapshots and
@@ -42,6 +47,14 @@ import org.apache.iceberg.io.LocationProvider;
  * dry run commits nothing and deletes nothing: it names what would go.
  */
 final class SnapshotExpiry {
+  private static final Logger LOG = LoggerFactory.getLogger(SnapshotExpiry.class);
+
+  /** A run through the management API, by the principal that asked: always recorded. */
+  static final String REQUEST = "request";
+
+  /** A run of the catalog's own schedule: recorded when it expired or deleted something. */
+  static final String SCHEDULE = "schedule";
+
   /** The most file locations one answer names; counts and bytes cover all. */
   static final int MAX_LISTED_FILES = 10_000;
 
@@ -50,6 +63,20 @@ final class SnapshotExpiry {
   SnapshotExpiry(CatalogContext catalog) {
     this.catalog = catalog;
   }
+
+  /**
+   * The table an expiry works on, and who commits: the principal that asked, or the catalog's own
+   * maintenance.
+   *
+   * @param load the table as the catalog holds it now
+   * @param header a new command header for each commit, without an idempotency key (a commit that
+   *     lost its race is planned again and sent as a new command)
+   */
+  record Subject(
+      String warehouse,
+      TableIdentifier table,
+      Supplier<TableState> load,
+      Supplier<CommandHeader> header) {}
 
   /**
    * What an expiry removed, or would remove.
@@ -61,6 +88,7 @@ final class SnapshotExpiry {
    *     never deleted
    */
   record Result(
+      String tableUuid,
       List<Long> expired,
       int remaining,
       List<String> files,
@@ -77,17 +105,16 @@ final class SnapshotExpiry {
    * @param cleanFiles whether to delete the files only removed snapshots reach
    */
   Result expire(
-      RequestContext request,
-      String warehouse,
-      TableIdentifier table,
+      Subject subject,
       Long olderThanMs,
       Integer retainLast,
       List<String> held,
       boolean cleanFiles,
-      boolean dryRun) {
-    Operations ops = new Operations(request, warehouse, table, dryRun);
+      boolean dryRun,
+      String trigger) {
+    Operations ops = new Operations(subject, dryRun);
     Cleanup cleanup = new Cleanup(ops, held, dryRun);
-    BaseTable iceberg = new BaseTable(ops, "floe." + table);
+    BaseTable iceberg = new BaseTable(ops, "floe." + subject.table());
     // The rules choose the snapshots; naming them again makes Iceberg clean up by reachability
     // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
     // expire_snapshots does, rather than by the main branch's history, which keeps the files the
@@ -110,13 +137,50 @@ final class SnapshotExpiry {
         .map(Snapshot::snapshotId)
         .filter(id -> !remaining.contains(id))
         .forEach(expired::add);
-    return new Result(
-        expired,
-        remaining.size(),
-        List.copyOf(cleanup.listed),
-        cleanup.files.sum(),
-        cleanup.bytes.sum(),
-        cleanup.outside.sum());
+    Result result =
+        new Result(
+            ops.current().uuid(),
+            expired,
+            remaining.size(),
+            List.copyOf(cleanup.listed),
+            cleanup.files.sum(),
+            cleanup.bytes.sum(),
+            cleanup.outside.sum());
+    boolean changed = !expired.isEmpty() || result.deletedFiles() > 0;
+    if (!dryRun && (changed || trigger.equals(REQUEST))) {
+      record(subject, result, trigger);
+    }
+    return result;
+  }
+
+  /**
+   * Records the run as {@code floe.table.maintained}. The files are gone whatever becomes of the
+   * record, so a record that fails is logged, not answered.
+   */
+  private void record(Subject subject, Result result, String trigger) {
+    RecordMaintenanceCommand command =
+        new RecordMaintenanceCommand(
+            subject.header().get(),
+            subject.warehouse(),
+            subject.table(),
+            result.tableUuid(),
+            trigger,
+            result.expired().size(),
+            result.remaining(),
+            result.deletedFiles(),
+            result.deletedBytes(),
+            result.keptOutside());
+    try {
+      catalog.submit(command).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      LOG.warn(
+          "The maintenance of {} in warehouse {} ran but was not recorded: {}",
+          subject.table(),
+          subject.warehouse(),
+          String.valueOf(e.getCause() == null ? e : e.getCause()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static ExpireSnapshots rules(
@@ -200,17 +264,13 @@ final class SnapshotExpiry {
    * the changes and the requirements Iceberg's REST client would send.
    */
   private final class Operations implements TableOperations {
-    private final RequestContext request;
-    private final String warehouse;
-    private final TableIdentifier table;
+    private final Subject subject;
     private final boolean dryRun;
     private TableMetadata current;
     private boolean committed;
 
-    Operations(RequestContext request, String warehouse, TableIdentifier table, boolean dryRun) {
-      this.request = request;
-      this.warehouse = warehouse;
-      this.table = table;
+    Operations(Subject subject, boolean dryRun) {
+      this.subject = subject;
       this.dryRun = dryRun;
       refresh();
     }
@@ -225,7 +285,7 @@ final class SnapshotExpiry {
       if (dryRun && committed) {
         return current; // the table as the removal would leave it
       }
-      TableState state = catalog.table(request, warehouse, table);
+      TableState state = subject.load().get();
       current = TableMetadataParser.fromJson(state.metadataLocation(), state.metadataJson());
       return current;
     }
@@ -248,7 +308,11 @@ final class SnapshotExpiry {
                       new UpdateRequirement.AssertRefSnapshotID(name, ref.snapshotId())));
       CommitTableCommand command =
           new CommitTableCommand(
-              catalog.header(request), warehouse, table, requirements, metadata.changes());
+              subject.header().get(),
+              subject.warehouse(),
+              subject.table(),
+              requirements,
+              metadata.changes());
       try {
         catalog.submit(command).toCompletionStage().toCompletableFuture().get(60, TimeUnit.SECONDS);
       } catch (ExecutionException e) {

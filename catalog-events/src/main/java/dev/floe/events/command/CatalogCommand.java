@@ -31,7 +31,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
   @JsonSubTypes.Type(value = ChangeAccessCommand.class, name = "change-access"),
   @JsonSubTypes.Type(value = RelocateCommand.class, name = "relocate"),
   @JsonSubTypes.Type(value = RestoreDeletedCommand.class, name = "restore-deleted"),
-  @JsonSubTypes.Type(value = ExpungeDeletedCommand.class, name = "expunge-deleted")
+  @JsonSubTypes.Type(value = ExpungeDeletedCommand.class, name = "expunge-deleted"),
+  @JsonSubTypes.Type(value = RecordMaintenanceCommand.class, name = "record-maintenance")
 })
 public sealed interface CatalogCommand
     permits CreateNamespaceCommand,
@@ -53,7 +54,8 @@ public sealed interface CatalogCommand
         ChangeAccessCommand,
         RelocateCommand,
         RestoreDeletedCommand,
-        ExpungeDeletedCommand {
+        ExpungeDeletedCommand,
+        RecordMaintenanceCommand {
 
   CommandHeader header();
 

@@ -5,7 +5,12 @@ package dev.floe.events.event;
  * CloudEvents envelope ({@link EventEnvelope}); its {@link #type()} is the envelope's type.
  */
 public sealed interface CatalogEvent
-    permits NamespaceEvent, EntityEvent, PurgeEvent, ExpungeEvent, AccessChangedEvent {
+    permits NamespaceEvent,
+        EntityEvent,
+        PurgeEvent,
+        ExpungeEvent,
+        TableMaintainedEvent,
+        AccessChangedEvent {
 
   String warehouse();
 

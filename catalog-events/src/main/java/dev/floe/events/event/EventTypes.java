@@ -19,6 +19,7 @@ public final class EventTypes {
           Map.entry("floe.table.registered", TableRegisteredEvent.class),
           Map.entry("floe.table.files-purged", TableFilesPurgedEvent.class),
           Map.entry("floe.table.purge-refused", TablePurgeRefusedEvent.class),
+          Map.entry("floe.table.maintained", TableMaintainedEvent.class),
           Map.entry("floe.table.restored", TableRestoredEvent.class),
           Map.entry("floe.table.expunged", TableExpungedEvent.class),
           Map.entry("floe.view.created", ViewCreatedEvent.class),

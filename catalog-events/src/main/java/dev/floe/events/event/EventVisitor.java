@@ -36,6 +36,8 @@ public interface EventVisitor<R> {
 
   R tablePurgeRefused(TablePurgeRefusedEvent event);
 
+  R tableMaintained(TableMaintainedEvent event);
+
   R viewCreated(ViewCreatedEvent event);
 
   R viewRegistered(ViewRegisteredEvent event);

@@ -14,6 +14,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
@@ -138,6 +139,11 @@ final class DirectoryEvents implements EventVisitor<Void> {
   public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
     directory.forgetPurge(e.location());
     return null;
+  }
+
+  @Override
+  public Void tableMaintained(TableMaintainedEvent e) {
+    return null; // a record of work on files: the directory does not change
   }
 
   @Override

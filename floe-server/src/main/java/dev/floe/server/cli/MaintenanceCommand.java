@@ -19,18 +19,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code floe maintenance expire|orphans}: a table's snapshot expiry ({@code …/expire-snapshots})
- * and orphan files report ({@code …/orphan-files}, nothing deleted) through the management API
- * ({@code /management/v1/warehouses/{w}/namespaces/{ns}/tables/{t}}).
+ * {@code floe maintenance expire|orphans|status}: a table's snapshot expiry ({@code
+ * …/expire-snapshots}), orphan files report ({@code …/orphan-files}, nothing deleted) and
+ * maintenance status ({@code …/maintenance}) through the management API ({@code
+ * /management/v1/warehouses/{w}/namespaces/{ns}/tables/{t}}).
  */
 @Command(
     name = "maintenance",
     description =
         "Table maintenance: expire a table's snapshots and delete the files only they reached;"
-            + " list a table's orphan files (nothing is deleted).",
+            + " list a table's orphan files (nothing is deleted); show a table's maintenance.",
     subcommands = {
       MaintenanceCommand.Expire.class,
       MaintenanceCommand.Orphans.class,
+      MaintenanceCommand.Status.class,
       HelpCommand.class
     },
     footerHeading = "%nExample:%n",
@@ -148,6 +150,59 @@ final class MaintenanceCommand {
       if (answer.path("truncated").asBoolean()) {
         Output.line(streams.out(), "(more orphan files than listed)");
       }
+      return 0;
+    }
+  }
+
+  /** {@code floe maintenance status}. */
+  @Command(
+      name = "status",
+      description =
+          "Show whether the catalog maintains a table on its schedule, and its last maintenance"
+              + " run. Needs read on the table.",
+      footerHeading = "%nExample:%n",
+      footer = "  floe maintenance status --warehouse default --table db.orders")
+  static final class Status extends TableAction {
+    Status(Streams streams) {
+      super(streams);
+    }
+
+    @Override
+    public Integer call() throws InterruptedException {
+      JsonNode answer = call("GET", "/maintenance", null);
+      if (json) {
+        return 0;
+      }
+      JsonNode schedule = answer.path("schedule");
+      Output.line(
+          streams.out(),
+          (schedule.path("scheduled").asBoolean() ? "scheduled every " : "not scheduled (every ")
+              + schedule.path("interval").asText()
+              + (schedule.path("scheduled").asBoolean() ? "" : ")")
+              + ": "
+              + schedule.path("because").asText());
+      JsonNode last = answer.path("last-run");
+      if (last.isNull() || last.isMissingNode()) {
+        Output.line(streams.out(), "no maintenance run recorded");
+        return 0;
+      }
+      Output.line(
+          streams.out(),
+          "last run "
+              + Output.time(Instant.parse(last.path("at").asText()).toEpochMilli())
+              + " ("
+              + last.path("trigger").asText()
+              + ", by "
+              + last.path("principal").asText()
+              + "): "
+              + last.path("expired-snapshots").asInt()
+              + " snapshots expired, "
+              + last.path("remaining-snapshots").asInt()
+              + " remain; "
+              + last.path("deleted-files").asLong()
+              + " files ("
+              + last.path("deleted-bytes").asLong()
+              + " bytes) deleted");
       return 0;
     }
   }

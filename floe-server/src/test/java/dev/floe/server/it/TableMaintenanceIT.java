@@ -12,6 +12,7 @@ import dev.floe.server.it.support.PlannedTasks;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.SharedFloe;
+import dev.floe.server.it.support.Waits;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -173,6 +174,22 @@ class TableMaintenanceIT {
       assertThat(table.currentSnapshot().snapshotId()).isEqualTo(snapshots.get(4));
       assertThat(PlannedTasks.of(table.newScan())).isEqualTo(current);
     }
+    // The run is recorded, and the table's status shows it to a reader of the table.
+    String status = "/management/v1/warehouses/default/namespaces/expiring/tables/t/maintenance";
+    Waits.until(
+        () ->
+            !AuthHttp.expect(200, floe.uri(), "GET", status, writer, null)
+                .json()
+                .path("last-run")
+                .isNull(),
+        "the expiry's run is recorded");
+    JsonNode recorded = AuthHttp.expect(200, floe.uri(), "GET", status, writer, null).json();
+    assertThat(recorded.path("last-run").path("trigger").asText()).isEqualTo("request");
+    assertThat(recorded.path("last-run").path("principal").asText()).isEqualTo("admin");
+    assertThat(recorded.path("last-run").path("expired-snapshots").asInt()).isEqualTo(3);
+    assertThat(recorded.path("schedule").path("scheduled").asBoolean()).isFalse();
+    assertThat(recorded.path("schedule").path("because").asText())
+        .isEqualTo("floe.warehouse.default.maintenance=off");
     // The command line: nothing is left to expire.
     assertThat(cli(floe, "expire", "--warehouse", "default", "--table", "expiring.t", "--dry-run"))
         .isEqualTo(

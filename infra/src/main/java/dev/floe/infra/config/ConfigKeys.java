@@ -39,6 +39,7 @@ public final class ConfigKeys {
           "floe.streams.standby-replicas",
           "floe.streams.session-timeout",
           "floe.purge-interval",
+          "floe.maintenance.interval",
           "floe.audit.reads",
           "floe.idempotency-key-lifetime",
           "floe.auth",
@@ -81,7 +82,8 @@ public final class ConfigKeys {
           "metadata-exists-ttl");
 
   /** What follows {@code floe.warehouse.<name>.} only. */
-  static final Set<String> WAREHOUSE_ONLY = Set.of("recovery-period", "expired-namespace-files");
+  static final Set<String> WAREHOUSE_ONLY =
+      Set.of("recovery-period", "expired-namespace-files", "maintenance");
 
   /**
    * @throws IllegalArgumentException naming the first unknown {@code floe.*} key (in sorted order)

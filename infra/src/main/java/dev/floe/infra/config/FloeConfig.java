@@ -57,7 +57,8 @@ public record FloeConfig(
     StorageConfig storage,
     Map<String, Duration> recoveryPeriods,
     Duration sessionTimeout,
-    Set<String> keepsExpiredNamespaceFiles) {
+    Set<String> keepsExpiredNamespaceFiles,
+    MaintenanceConfig maintenance) {
 
   /**
    * Kafka brokers refuse a session shorter than their {@code group.min.session.timeout.ms}, 6 s by
@@ -184,7 +185,8 @@ public record FloeConfig(
         recoveryPeriods(props),
         Duration.parse(
             props.getProperty("floe.streams.session-timeout", DEFAULT_SESSION_TIMEOUT.toString())),
-        keepsExpiredNamespaceFiles(props));
+        keepsExpiredNamespaceFiles(props),
+        MaintenanceConfig.fromProperties(props));
   }
 
   private static Set<String> keepsExpiredNamespaceFiles(Properties props) {

@@ -57,6 +57,7 @@ public record CatalogObjectEvent(
           Map.entry("floe.table.expunged", "x-floe.expunge-table"),
           Map.entry("floe.table.files-purged", "x-floe.purge-files"),
           Map.entry("floe.table.purge-refused", "x-floe.purge-refused"),
+          Map.entry("floe.table.maintained", "x-floe.maintain-table"),
           Map.entry("floe.view.created", "create-view"),
           Map.entry("floe.view.registered", "x-floe.register-view"),
           Map.entry("floe.view.replaced", "update-view"),

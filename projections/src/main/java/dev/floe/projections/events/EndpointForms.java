@@ -22,6 +22,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
@@ -208,6 +209,18 @@ final class EndpointForms implements EventVisitor<CatalogObjectEvent> {
     op.put("location", e.location());
     op.put("reason", e.reason());
     return ofNoObject(op, e);
+  }
+
+  @Override
+  public CatalogObjectEvent tableMaintained(TableMaintainedEvent e) {
+    ObjectNode op = entity("x-floe.maintain-table", e.identifier(), "table-uuid", e.tableUuid());
+    op.put("trigger", e.trigger());
+    op.put("expired-snapshots", e.expiredSnapshots());
+    op.put("remaining-snapshots", e.remainingSnapshots());
+    op.put("deleted-files", e.deletedFiles());
+    op.put("deleted-bytes", e.deletedBytes());
+    op.put("kept-outside-table", e.keptOutsideTable());
+    return entityEvent(op, TABLE, e.tableUuid(), e.principal(), e.warehouse(), e.identifier());
   }
 
   @Override

@@ -15,6 +15,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
@@ -53,7 +54,8 @@ import org.slf4j.LoggerFactory;
  * The lineage projection: which sources each snapshot was derived from, as engines record them in
  * the snapshot summary ({@code floe.source.repo}, {@code floe.source.ref}, {@code
  * floe.source.snapshot-id}, {@code floe.source.query}), read from {@code floe.events} from the
- * beginning and followed. Renames carry a table's lineage to its new name; a drop forgets it.
+ * beginning and followed. Renames carry a table's lineage to its new name; a drop forgets it. It
+ * also keeps each table's last maintenance run ({@code floe.table.maintained}), by table uuid.
  * Eventually consistent: it trails the log by one poll.
  */
 public final class LineageIndex implements AutoCloseable {
@@ -73,7 +75,16 @@ public final class LineageIndex implements AutoCloseable {
   /** Dropped tables' lineage, kept for a restore until they are expunged. */
   private final Map<String, TableLineage> kept = new ConcurrentHashMap<>();
 
+  /** A table's maintenance run, and when it was recorded (RFC 3339). */
+  public record MaintenanceRun(TableMaintainedEvent event, String time) {}
+
+  /** The last maintenance run of each table, by table uuid. */
+  private final Map<String, MaintenanceRun> maintenance = new ConcurrentHashMap<>();
+
   private final EventVisitor<Void> fold = new Fold();
+
+  /** When the event being applied was accepted (RFC 3339); the following thread's only. */
+  private String appliedTime = "";
 
   private final Predicate<String> keepsDropped;
 
@@ -112,6 +123,11 @@ public final class LineageIndex implements AutoCloseable {
     return Optional.ofNullable(tables.get(Keys.table(warehouse, table)));
   }
 
+  /** The table's last maintenance run, if it had one. */
+  public Optional<MaintenanceRun> lastMaintenance(String tableUuid) {
+    return Optional.ofNullable(maintenance.get(tableUuid));
+  }
+
   /** Tables with at least one snapshot derived from the given source repository. */
   public List<TableLineage> derivedFrom(String repo) {
     List<TableLineage> derived = new ArrayList<>();
@@ -133,7 +149,9 @@ public final class LineageIndex implements AutoCloseable {
       try {
         for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
           try {
-            apply(EventEnvelope.fromBytes(record.value()).data());
+            EventEnvelope envelope = EventEnvelope.fromBytes(record.value());
+            appliedTime = envelope.time();
+            apply(envelope.data());
           } catch (RuntimeException e) {
             LOG.warn(
                 "Lineage skips an unreadable event at offset {}: {}",
@@ -263,6 +281,12 @@ public final class LineageIndex implements AutoCloseable {
 
     @Override
     public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
+      return null;
+    }
+
+    @Override
+    public Void tableMaintained(TableMaintainedEvent e) {
+      maintenance.put(e.tableUuid(), new MaintenanceRun(e, appliedTime));
       return null;
     }
 

@@ -13,6 +13,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
@@ -172,6 +173,11 @@ final class CausalOrder {
 
     @Override
     public Boolean tablePurgeRefused(TablePurgeRefusedEvent e) {
+      return true;
+    }
+
+    @Override
+    public Boolean tableMaintained(TableMaintainedEvent e) {
       return true;
     }
 

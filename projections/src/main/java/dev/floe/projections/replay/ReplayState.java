@@ -15,6 +15,7 @@ import dev.floe.events.event.TableCreatedEvent;
 import dev.floe.events.event.TableDroppedEvent;
 import dev.floe.events.event.TableExpungedEvent;
 import dev.floe.events.event.TableFilesPurgedEvent;
+import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.events.event.TablePurgeRefusedEvent;
 import dev.floe.events.event.TableRegisteredEvent;
 import dev.floe.events.event.TableRenamedEvent;
@@ -111,12 +112,8 @@ public final class ReplayState {
     /** The namespace's state as the event says it is after it, as the live directory applies. */
     private void evolve(NamespaceEvent e) {
       NamespaceRef ref = new NamespaceRef(e.warehouse(), e.namespace());
-      Optional<NamespaceState> after = e.stateAfter(Optional.ofNullable(namespaces.get(ref)));
-      if (after.isPresent()) {
-        namespaces.put(ref, after.get());
-      } else {
-        namespaces.remove(ref);
-      }
+      e.stateAfter(Optional.ofNullable(namespaces.get(ref)))
+          .ifPresentOrElse(after -> namespaces.put(ref, after), () -> namespaces.remove(ref));
     }
 
     @Override
@@ -187,6 +184,11 @@ public final class ReplayState {
     @Override
     public Void tablePurgeRefused(TablePurgeRefusedEvent e) {
       return null; // the files, not the catalog
+    }
+
+    @Override
+    public Void tableMaintained(TableMaintainedEvent e) {
+      return null; // the files, not the catalog (the expiry's commit is its own event)
     }
 
     @Override

@@ -1,0 +1,204 @@
+package dev.floe.server.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.floe.events.event.CatalogEvent;
+import dev.floe.events.event.TableMaintainedEvent;
+import dev.floe.infra.testing.FloeProcess;
+import dev.floe.server.Main;
+import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.RestClients;
+import dev.floe.server.it.support.ServerEvents;
+import dev.floe.server.it.support.Waits;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.rest.RESTCatalog;
+import org.apache.iceberg.types.Types;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The catalog's own maintenance, at {@code floe.warehouse.default.maintenance=opted-in} and a round
+ * every 2 s: a table with {@code floe.maintenance.enabled=true} has its snapshots expired by its
+ * {@code history.expire.*} properties, committed by {@code floe-maintenance}, and the file only the
+ * expired snapshots reached deleted; a table that did not opt in keeps everything. The run is
+ * recorded as {@code floe.table.maintained}, served by the events endpoint and by the table's
+ * maintenance status, through a writer's token.
+ */
+class ScheduledMaintenanceIT {
+  private static final Schema SCHEMA =
+      new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+
+  @TempDir static Path dataDir;
+  private static FloeProcess floe;
+
+  @BeforeAll
+  static void start() {
+    floe =
+        new FloeProcess(
+                dataDir,
+                Map.of(
+                    "floe.auth", "token",
+                    "floe.warehouse.default.maintenance", "opted-in",
+                    "floe.maintenance.interval", "PT2S"))
+            .start();
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    if (floe != null) {
+      floe.close();
+    }
+  }
+
+  @Test
+  void anOptedInTableIsMaintainedOnTheScheduleAndAnotherIsLeftAlone() throws Exception {
+    String writer = AuthHttp.writerToken(floe, "scheduled-writer");
+    Path optedInFirst;
+    Path leftFirst;
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      catalog.createNamespace(Namespace.of("sched"));
+      Map<String, String> history =
+          Map.of(
+              "history.expire.max-snapshot-age-ms", "1",
+              "history.expire.min-snapshots-to-keep", "1");
+      Table left =
+          catalog.createTable(
+              TableIdentifier.of("sched", "left"), SCHEMA, PartitionSpec.unpartitioned(), history);
+      leftFirst = threeCommits(left);
+      Table kept =
+          catalog.createTable(
+              TableIdentifier.of("sched", "kept"), SCHEMA, PartitionSpec.unpartitioned(), history);
+      optedInFirst = threeCommits(kept);
+      // Opted in once written, so one run finds all three snapshots.
+      kept.updateProperties().set("floe.maintenance.enabled", "true").commit();
+    }
+
+    String status = "/management/v1/warehouses/default/namespaces/sched/tables/kept/maintenance";
+    Waits.until(
+        () -> !status(writer, status).path("last-run").isNull(),
+        "a scheduled run of sched.kept is recorded",
+        Duration.ofSeconds(60));
+    JsonNode kept = status(writer, status);
+    assertThat(kept.path("schedule").path("scheduled").asBoolean()).isTrue();
+    assertThat(kept.path("schedule").path("interval").asText()).isEqualTo("PT2S");
+    JsonNode run = kept.path("last-run");
+    assertThat(run.path("trigger").asText()).isEqualTo("schedule");
+    assertThat(run.path("principal").asText()).isEqualTo("floe-maintenance");
+    assertThat(run.path("expired-snapshots").asInt()).isEqualTo(2);
+    assertThat(run.path("remaining-snapshots").asInt()).isEqualTo(1);
+    assertThat(run.path("deleted-files").asLong()).isGreaterThanOrEqualTo(3);
+    assertThat(optedInFirst).as("the data file only expired snapshots reached").doesNotExist();
+
+    JsonNode left =
+        status(
+            writer, "/management/v1/warehouses/default/namespaces/sched/tables/left/maintenance");
+    assertThat(left.path("schedule").path("scheduled").asBoolean()).isFalse();
+    assertThat(left.path("schedule").path("because").asText())
+        .contains("floe.maintenance.enabled is not true");
+    assertThat(left.path("last-run").isNull()).isTrue();
+    assertThat(leftFirst).exists();
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      assertThat(catalog.loadTable(TableIdentifier.of("sched", "left")).snapshots()).hasSize(3);
+      assertThat(catalog.loadTable(TableIdentifier.of("sched", "kept")).snapshots()).hasSize(1);
+    }
+
+    List<CatalogEvent> events = ServerEvents.read(floe.dataDir());
+    assertThat(events)
+        .anyMatch(
+            e ->
+                e.type().equals("floe.table.committed")
+                    && e.subject().equals("sched.kept")
+                    && e.principal().equals("floe-maintenance"));
+    assertThat(events)
+        .filteredOn(e -> e instanceof TableMaintainedEvent)
+        .singleElement()
+        .satisfies(e -> assertThat(e.subject()).isEqualTo("sched.kept"));
+    JsonNode served =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                "/v1/default/events",
+                writer,
+                "{\"operation-types\":[\"x-floe.maintain-table\"],\"since-timestamp-ms\":0}")
+            .json();
+    assertThat(served.path("events")).hasSize(1);
+    JsonNode operation = served.path("events").get(0).path("operation");
+    assertThat(operation.path("identifier").path("name").asText()).isEqualTo("kept");
+    assertThat(operation.path("expired-snapshots").asInt()).isEqualTo(2);
+
+    assertThat(cli("status", "--warehouse", "default", "--table", "sched.kept", "--token", writer))
+        .startsWith("scheduled every PT2S: floe.warehouse.default.maintenance=opted-in")
+        .contains("(schedule, by floe-maintenance): 2 snapshots expired, 1 remain");
+  }
+
+  /** An append, another, and an overwrite that removes the first file: answers that file. */
+  private static Path threeCommits(Table table) {
+    DataFile first = placed(table);
+    table.newFastAppend().appendFile(first).commit();
+    table.newFastAppend().appendFile(placed(table)).commit();
+    table.newOverwrite().deleteFile(first).addFile(placed(table)).commit();
+    return path(first.location());
+  }
+
+  private static DataFile placed(Table table) {
+    String location = table.location() + "/data/" + UUID.randomUUID() + ".parquet";
+    Path file = path(location);
+    try {
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, "bytes");
+      return DataFiles.builder(table.spec())
+          .withPath(location)
+          .withFileSizeInBytes(Files.size(file))
+          .withRecordCount(1)
+          .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static JsonNode status(String token, String route) {
+    return AuthHttp.expect(200, floe.uri(), "GET", route, token, null).json();
+  }
+
+  private static String cli(String... args) {
+    List<String> all = new ArrayList<>(List.of("maintenance"));
+    all.addAll(List.of(args));
+    all.addAll(List.of("--url", floe.uri()));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int exit =
+        Main.run(
+            all.toArray(new String[0]),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+    assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private static Path path(String location) {
+    return Path.of(URI.create(location.replaceFirst("^file:/+", "file:///")));
+  }
+}
