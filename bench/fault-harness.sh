@@ -46,11 +46,11 @@ case "$mode" in
   short) settings=() ;;
   cluster-long)
     test=ClusterFaultHarnessIT
-    settings=(-Dfloe.faults.run=cluster-long -Dfloe.faults.writers=6 -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
+    settings=(-Dfloe.faults.cluster=true -Dfloe.faults.run=cluster-long -Dfloe.faults.writers=6 -Dfloe.faults.instance-kills=15 -Dfloe.faults.instance-pauses=15
       -Dfloe.faults.broker-kills=4 -Dfloe.faults.controller-kills=3 -Dfloe.faults.broker-pauses=3
       -Dfloe.faults.baselines=10 -Dfloe.faults.max-down-ms=20000)
     ;;
-  cluster-short) test=ClusterFaultHarnessIT; settings=() ;;
+  cluster-short) test=ClusterFaultHarnessIT; settings=(-Dfloe.faults.cluster=true) ;;
   *) echo "Usage: $0 [long|short|cluster-long|cluster-short] [-Dfloe.faults.<setting>=<value> ...]" >&2; exit 2 ;;
 esac
 out="$root/floe-server/target/fault-harness"

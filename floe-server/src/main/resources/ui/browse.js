@@ -381,6 +381,7 @@ export async function tablePage(ctx, root) {
   );
 
   const lineageBox = h("div", { class: "body", "data-test": "lineage" });
+  const maintenanceBox = h("div", { class: "body", "data-test": "maintenance" });
   const raw = h("details", { "data-test": "raw-metadata" }, h("summary", null, "Raw metadata JSON"), h("pre", { class: "raw" }, toJson(loaded.metadata, 2)));
 
   body.replaceChildren(
@@ -390,10 +391,47 @@ export async function tablePage(ctx, root) {
     h("div", { class: "grid" }, section("Properties", null, kvTable(m.properties, { "data-test": "properties" })), section("Branches and tags", null, refs)),
     section("Snapshots (newest first)", null, snapList),
     section("Lineage", null, route.asOf ? h("p", { class: "muted" }, "Lineage is the catalog's current index, not as of " + route.asOf + ".") : null, lineageBox),
+    route.asOf ? null : section("Maintenance", null, maintenanceBox),
     section("Metadata log", null, metaLog),
     section("Raw metadata", null, raw),
   );
-  await fill(lineageBox, () => lineageView(ctx, ns, route.table));
+  await Promise.all([
+    fill(lineageBox, () => lineageView(ctx, ns, route.table)),
+    route.asOf ? null : fill(maintenanceBox, () => maintenanceView(route.base, ns, route.table)),
+  ]);
+}
+
+const fmtBytes = (n) => {
+  const units = ["bytes", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0;
+  while (n >= 1024 && i < units.length - 1) (n /= 1024), i++;
+  return (i ? n.toFixed(1) : String(n)) + " " + units[i];
+};
+
+/** Whether the catalog maintains the table on its schedule, and its last recorded run. */
+async function maintenanceView(wh, ns, tname) {
+  const status = await api(mgmt("/warehouses/" + encodeURIComponent(wh) + "/namespaces/" + nsPath(ns) + "/tables/" + encodeURIComponent(tname) + "/maintenance"));
+  const s = status.schedule || {};
+  const schedule = h(
+    "p",
+    { "data-test": "maintenance-schedule" },
+    s.scheduled ? "Snapshots expire on the catalog's schedule, every " + s.interval + " (" : "Not maintained on a schedule (",
+    h("code", null, s.because || ""),
+    ").",
+  );
+  const r = status["last-run"];
+  if (!r) return [schedule, h("p", { class: "muted", "data-test": "maintenance-last-run" }, "No maintenance run recorded.")];
+  const run = h(
+    "dl",
+    { class: "meta", "data-test": "maintenance-last-run" },
+    [
+      ["Last run", fmtTime(Date.parse(r.at)) + " (" + r.trigger + ", by " + r.principal + ")"],
+      ["Snapshots", r["expired-snapshots"] + " expired, " + r["remaining-snapshots"] + " kept"],
+      ["Files deleted", r["deleted-files"] + " (" + fmtBytes(r["deleted-bytes"]) + ")"],
+      ["Left outside the table", String(r["kept-outside-table"])],
+    ].flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]),
+  );
+  return [schedule, run];
 }
 
 function hasRole(wh) {

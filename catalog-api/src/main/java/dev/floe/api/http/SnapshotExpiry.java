@@ -4,14 +4,13 @@ import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.RecordMaintenanceCommand;
 import dev.floe.events.state.TableState;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ExpireSnapshots;
@@ -25,9 +24,7 @@ import org.apache.iceberg.UpdateRequirements;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
-import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.InputFile;
 import org.apache.iceberg.io.LocationProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,8 +52,8 @@ final class SnapshotExpiry {
   /** A run of the catalog's own schedule: recorded when it expired or deleted something. */
   static final String SCHEDULE = "schedule";
 
-  /** The most file locations one answer names; counts and bytes cover all. */
-  static final int MAX_LISTED_FILES = 10_000;
+  /** How many times an expiry is chosen again after commits moved refs onto its snapshots. */
+  private static final int MAX_PLANS = 5;
 
   private final CatalogContext catalog;
 
@@ -113,24 +110,44 @@ final class SnapshotExpiry {
       boolean dryRun,
       String trigger) {
     Operations ops = new Operations(subject, dryRun);
-    Cleanup cleanup = new Cleanup(ops, held, dryRun);
+    ExpiredFiles cleanup =
+        new ExpiredFiles(ops::io, catalog.metadataFiles().locations(), held, dryRun);
     BaseTable iceberg = new BaseTable(ops, "floe." + subject.table());
     // The rules choose the snapshots; naming them again makes Iceberg clean up by reachability
     // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
     // expire_snapshots does, rather than by the main branch's history, which keeps the files the
     // oldest remaining snapshot deleted until it is expired too.
-    List<Snapshot> chosen =
-        rules(iceberg.expireSnapshots().cleanExpiredFiles(false), olderThanMs, retainLast).apply();
-    ExpireSnapshots expiry =
-        rules(
-            iceberg.expireSnapshots().cleanExpiredFiles(cleanFiles).deleteWith(cleanup::delete),
-            olderThanMs,
-            retainLast);
-    for (Snapshot snapshot : chosen) {
-      expiry = expiry.expireSnapshotId(snapshot.snapshotId());
+    List<Snapshot> before;
+    for (int plan = 1; ; plan++) {
+      Set<Long> chosen = new HashSet<>();
+      rules(iceberg.expireSnapshots().cleanExpiredFiles(false), olderThanMs, retainLast)
+          .apply()
+          .forEach(snapshot -> chosen.add(snapshot.snapshotId()));
+      ExpireSnapshots expiry =
+          rules(
+              iceberg.expireSnapshots().cleanExpiredFiles(cleanFiles).deleteWith(cleanup::delete),
+              olderThanMs,
+              retainLast);
+      for (long id : chosen) {
+        expiry = expiry.expireSnapshotId(id);
+      }
+      before = ops.current().snapshots();
+      try {
+        expiry.commit();
+        break;
+      } catch (IllegalArgumentException e) {
+        // A commit meanwhile pointed a ref at a chosen snapshot (a rollback to it): Iceberg refuses
+        // to remove it before committing anything. Choose again on the table as it is now.
+        boolean rolledBackTo =
+            ops.refresh().refs().values().stream().anyMatch(r -> chosen.contains(r.snapshotId()));
+        if (!rolledBackTo || plan == MAX_PLANS) {
+          throw e;
+        }
+      }
     }
-    List<Snapshot> before = ops.current().snapshots();
-    expiry.commit();
+    if (cleanFiles) {
+      cleanup.deleteMetadataFilesOutOfLog(ops.current());
+    }
     List<Long> remaining = ops.current().snapshots().stream().map(Snapshot::snapshotId).toList();
     List<Long> expired = new ArrayList<>();
     before.stream()
@@ -142,10 +159,10 @@ final class SnapshotExpiry {
             ops.current().uuid(),
             expired,
             remaining.size(),
-            List.copyOf(cleanup.listed),
-            cleanup.files.sum(),
-            cleanup.bytes.sum(),
-            cleanup.outside.sum());
+            cleanup.listed(),
+            cleanup.files(),
+            cleanup.bytes(),
+            cleanup.outside());
     boolean changed = !expired.isEmpty() || result.deletedFiles() > 0;
     if (!dryRun && (changed || trigger.equals(REQUEST))) {
       record(subject, result, trigger);
@@ -193,70 +210,6 @@ final class SnapshotExpiry {
       ruled = ruled.retainLast(retainLast);
     }
     return ruled;
-  }
-
-  /** Iceberg's clean-up deletes through this: only files the table holds, counted as they go. */
-  private final class Cleanup {
-    private final Operations ops;
-    private final List<String> held;
-    private final boolean dryRun;
-    private final List<String> listed = Collections.synchronizedList(new ArrayList<>());
-    private final LongAdder files = new LongAdder();
-    private final LongAdder bytes = new LongAdder();
-    private final LongAdder outside = new LongAdder();
-
-    Cleanup(Operations ops, List<String> held, boolean dryRun) {
-      this.ops = ops;
-      this.held = held;
-      this.dryRun = dryRun;
-    }
-
-    void delete(String file) {
-      if (!catalog.metadataFiles().locations().holdsFile(file, held)) {
-        outside.increment();
-        return;
-      }
-      FileIO io = ops.io();
-      InputFile input = io.newInputFile(file);
-      long size;
-      try {
-        size = input.getLength();
-      } catch (NotFoundException | UncheckedIOException e) {
-        if (!input.exists()) {
-          return; // gone already: nothing to reclaim
-        }
-        throw e;
-      }
-      InputFile checksum = checksumOf(io, file);
-      if (checksum != null) {
-        size += checksum.getLength();
-      }
-      if (!dryRun) {
-        io.deleteFile(file);
-        if (checksum != null) {
-          io.deleteFile(checksum.location());
-        }
-      }
-      files.increment();
-      bytes.add(size);
-      if (listed.size() < MAX_LISTED_FILES) {
-        listed.add(file);
-      }
-    }
-  }
-
-  /**
-   * The checksum Hadoop's local file system writes beside a file it wrote ({@code .<name>.crc}), if
-   * there is one: it goes with its file.
-   */
-  private static InputFile checksumOf(FileIO io, String file) {
-    if (!file.startsWith("file:")) {
-      return null;
-    }
-    int slash = file.lastIndexOf('/');
-    InputFile checksum =
-        io.newInputFile(file.substring(0, slash + 1) + "." + file.substring(slash + 1) + ".crc");
-    return checksum.exists() ? checksum : null;
   }
 
   /**

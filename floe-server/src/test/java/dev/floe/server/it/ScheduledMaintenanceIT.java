@@ -1,6 +1,7 @@
 package dev.floe.server.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.event.CatalogEvent;
@@ -8,6 +9,7 @@ import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.infra.testing.FloeProcess;
 import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
+import dev.floe.server.it.support.Browser;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.Waits;
@@ -37,6 +39,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The catalog's own maintenance, at {@code floe.warehouse.default.maintenance=opted-in} and a round
@@ -50,11 +55,17 @@ class ScheduledMaintenanceIT {
   private static final Schema SCHEMA =
       new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
 
+  private static final String KEPT =
+      "/management/v1/warehouses/default/namespaces/sched/tables/kept/maintenance";
+
   @TempDir static Path dataDir;
   private static FloeProcess floe;
+  private static String writer;
+  private static Path optedInFirst;
+  private static Path leftFirst;
 
   @BeforeAll
-  static void start() {
+  static void startAndWaitForARun() throws Exception {
     floe =
         new FloeProcess(
                 dataDir,
@@ -63,20 +74,7 @@ class ScheduledMaintenanceIT {
                     "floe.warehouse.default.maintenance", "opted-in",
                     "floe.maintenance.interval", "PT2S"))
             .start();
-  }
-
-  @AfterAll
-  static void stop() throws InterruptedException {
-    if (floe != null) {
-      floe.close();
-    }
-  }
-
-  @Test
-  void anOptedInTableIsMaintainedOnTheScheduleAndAnotherIsLeftAlone() throws Exception {
-    String writer = AuthHttp.writerToken(floe, "scheduled-writer");
-    Path optedInFirst;
-    Path leftFirst;
+    writer = AuthHttp.writerToken(floe, "scheduled-writer");
     try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
       catalog.createNamespace(Namespace.of("sched"));
       Map<String, String> history =
@@ -94,13 +92,22 @@ class ScheduledMaintenanceIT {
       // Opted in once written, so one run finds all three snapshots.
       kept.updateProperties().set("floe.maintenance.enabled", "true").commit();
     }
-
-    String status = "/management/v1/warehouses/default/namespaces/sched/tables/kept/maintenance";
     Waits.until(
-        () -> !status(writer, status).path("last-run").isNull(),
+        () -> !status(writer, KEPT).path("last-run").isNull(),
         "a scheduled run of sched.kept is recorded",
         Duration.ofSeconds(60));
-    JsonNode kept = status(writer, status);
+  }
+
+  @AfterAll
+  static void stop() throws InterruptedException {
+    if (floe != null) {
+      floe.close();
+    }
+  }
+
+  @Test
+  void anOptedInTableIsMaintainedOnTheScheduleAndAnotherIsLeftAlone() throws Exception {
+    JsonNode kept = status(writer, KEPT);
     assertThat(kept.path("schedule").path("scheduled").asBoolean()).isTrue();
     assertThat(kept.path("schedule").path("interval").asText()).isEqualTo("PT2S");
     JsonNode run = kept.path("last-run");
@@ -152,6 +159,35 @@ class ScheduledMaintenanceIT {
     assertThat(cli("status", "--warehouse", "default", "--table", "sched.kept", "--token", writer))
         .startsWith("scheduled every PT2S: floe.warehouse.default.maintenance=opted-in")
         .contains("(schedule, by floe-maintenance): 2 snapshots expired, 1 remain");
+  }
+
+  @Test
+  void theConsoleShowsATablesScheduleAndLastRunToItsReader() throws Exception {
+    assumeTrue(
+        Browser.available(),
+        "No chromium and chromedriver in /usr/bin: .ci/run installs them (apt chromium"
+            + " chromium-driver)");
+    try (Browser browser = new Browser()) {
+      browser.open(floe.uri() + "/ui/");
+      new WebDriverWait(browser.driver(), Duration.ofSeconds(10))
+          .until(ExpectedConditions.elementToBeClickable(By.id("token")))
+          .sendKeys(writer);
+      browser.driver().findElement(By.id("sign-in")).click();
+      browser.await("principal");
+      browser.open(floe.uri() + "/ui/#/w/default/ns/sched/table/kept");
+      assertThat(browser.await("maintenance-schedule", Duration.ofSeconds(20)).getText())
+          .contains("every PT2S")
+          .contains("floe.warehouse.default.maintenance=opted-in");
+      assertThat(browser.await("maintenance-last-run").getText())
+          .contains("schedule, by floe-maintenance")
+          .contains("2 expired, 1 kept");
+      browser.open(floe.uri() + "/ui/#/w/default/ns/sched/table/left");
+      assertThat(browser.await("maintenance-last-run", Duration.ofSeconds(20)).getText())
+          .isEqualTo("No maintenance run recorded.");
+      assertThat(browser.await("maintenance-schedule").getText())
+          .startsWith("Not maintained on a schedule");
+      assertThat(browser.consoleErrors()).isEmpty();
+    }
   }
 
   /** An append, another, and an overwrite that removes the first file: answers that file. */

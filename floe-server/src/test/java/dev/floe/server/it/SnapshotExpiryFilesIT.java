@@ -31,12 +31,14 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.io.CloseableIterable;
@@ -224,6 +226,65 @@ class SnapshotExpiryFilesIT {
       assertEveryReachedFileExists(catalog.loadTable(name), "at the end");
       assertThat(commits).as("commits by the writers").isGreaterThan(10);
       assertThat(deleted).as("files deleted by the expiries").isPositive();
+    }
+  }
+
+  @Test
+  void metadataFilesOutOfTheLogGoOnlyWhenTheTableSaysSo() throws Exception {
+    FloeProcess floe = SHARED.process();
+    String writer = AuthHttp.writerToken(floe, "metadata-writer");
+    TableIdentifier name = TableIdentifier.of(Namespace.of("logged"), "t");
+    Path metadataDir;
+    Set<String> logged = new TreeSet<>();
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      catalog.createNamespace(name.namespace());
+      Table t =
+          catalog.createTable(
+              name,
+              SCHEMA,
+              SPEC,
+              Map.of(
+                  "write.metadata.delete-after-commit.enabled", "true",
+                  "write.metadata.previous-versions-max", "2"));
+      for (int i = 0; i < 5; i++) {
+        t.newFastAppend().appendFile(write(t, "a")).commit();
+      }
+      metadataDir = path(t.location() + "/metadata");
+      TableMetadata current = ((HasTableOperations) t).operations().current();
+      logged.add(path(current.metadataFileLocation()).toString());
+      current.previousFiles().forEach(e -> logged.add(path(e.file()).toString()));
+    }
+    Set<String> before = metadataFiles(metadataDir);
+    assertThat(before).as("a file per commit").hasSize(6).containsAll(logged);
+    assertThat(logged).hasSize(3);
+    Thread.sleep(10);
+
+    JsonNode done =
+        AuthHttp.expect(
+                200,
+                floe.uri(),
+                "POST",
+                "/management/v1/warehouses/default/namespaces/logged/tables/t/expire-snapshots",
+                floe.adminToken(),
+                "{\"retain-last\":5}")
+            .json();
+    assertThat(done.path("expired-snapshot-ids")).isEmpty();
+    Set<String> deleted = new TreeSet<>(before);
+    deleted.removeAll(logged);
+    assertThat(files(done))
+        .as("the metadata files out of the log")
+        .containsExactlyInAnyOrderElementsOf(
+            deleted.stream().map(f -> Path.of(f).toUri().toString()).toList());
+    assertThat(metadataFiles(metadataDir)).containsAll(logged).doesNotContainAnyElementsOf(deleted);
+  }
+
+  private static Set<String> metadataFiles(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      Set<String> found = new TreeSet<>();
+      files
+          .filter(f -> f.getFileName().toString().endsWith(".metadata.json"))
+          .forEach(f -> found.add(f.toString()));
+      return found;
     }
   }
 
