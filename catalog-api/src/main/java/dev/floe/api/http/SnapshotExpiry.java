@@ -4,6 +4,7 @@ import dev.floe.events.command.CommandHeader;
 import dev.floe.events.command.CommitTableCommand;
 import dev.floe.events.command.RecordMaintenanceCommand;
 import dev.floe.events.state.TableState;
+import dev.floe.infra.storage.authority.LocationAuthority;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.ExpireSnapshots;
 import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.TableMetadataParser;
@@ -117,6 +119,9 @@ final class SnapshotExpiry {
     // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
     // expire_snapshots does, rather than by the main branch's history, which keeps the files the
     // oldest remaining snapshot deleted until it is expired too.
+    if (cleanFiles) {
+      requireConfined(ops.current(), held);
+    }
     List<Snapshot> before;
     for (int plan = 1; ; plan++) {
       Set<Long> chosen = new HashSet<>();
@@ -197,6 +202,33 @@ final class SnapshotExpiry {
           String.valueOf(e.getCause() == null ? e : e.getCause()));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * The clean-up reads every snapshot's manifest list and manifests with the catalog's own access:
+   * each must lie inside a location the directory holds for the table, as for scan planning, or
+   * nothing is expired (a writer chooses these paths; another table's are not read for it).
+   */
+  private void requireConfined(TableMetadata metadata, List<String> held) {
+    LocationAuthority authority = catalog.metadataFiles().locations();
+    FileIO io = catalog.metadataFiles().io(metadata.location());
+    for (Snapshot snapshot : metadata.snapshots()) {
+      String list = snapshot.manifestListLocation();
+      boolean confined = list == null || authority.holdsFile(list, held);
+      if (confined) {
+        for (ManifestFile manifest : snapshot.allManifests(io)) {
+          confined &= authority.holdsFile(manifest.path(), held);
+        }
+      }
+      if (!confined) {
+        throw new ApiException(
+            ErrorType.FORBIDDEN,
+            "Cannot clean up after an expiry: snapshot "
+                + snapshot.snapshotId()
+                + " names a manifest list or manifest outside the locations the catalog holds for"
+                + " the table; nothing was expired (expire with clean-files false to keep files)");
+      }
     }
   }
 

@@ -203,6 +203,48 @@ class TableMaintenanceIT {
                     && e.principal().equals("admin"));
   }
 
+  @Test
+  void anExpiryDoesNotReadManifestsOutsideTheTable() throws Exception {
+    FloeProcess floe = SHARED.process();
+    String writer = AuthHttp.writerToken(floe, "confined-writer");
+    String otherList;
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      catalog.createNamespace(Namespace.of("confined"));
+      catalog.createTable(TableIdentifier.of("confined", "a"), SCHEMA);
+      Table b = catalog.createTable(TableIdentifier.of("confined", "b"), SCHEMA);
+      b.newFastAppend().appendFile(DataFileEntries.of(b, "x")).commit();
+      otherList = b.currentSnapshot().manifestListLocation();
+    }
+    // A writer of a names b's manifest list as a snapshot of its own.
+    AuthHttp.expect(
+        200,
+        floe.uri(),
+        "POST",
+        "/v1/default/namespaces/confined/tables/a",
+        writer,
+        "{\"requirements\":[],\"updates\":[{\"action\":\"add-snapshot\",\"snapshot\":"
+            + "{\"snapshot-id\":4242,\"sequence-number\":1,\"timestamp-ms\":1000,"
+            + "\"manifest-list\":\""
+            + otherList
+            + "\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}},"
+            + "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"snapshot-id\":4242,"
+            + "\"type\":\"branch\"}]}");
+    Map<String, String> before = FileHashes.of(floe.warehouse());
+    String route =
+        "/management/v1/warehouses/default/namespaces/confined/tables/a/expire-snapshots";
+
+    JsonNode refused = AuthHttp.send(floe.uri(), "POST", route, floe.adminToken(), "{}").json();
+    assertThat(refused.path("error").path("code").asInt()).isEqualTo(403);
+    assertThat(refused.path("error").path("message").asText())
+        .contains("snapshot 4242 names a manifest list or manifest outside the locations");
+    assertThat(FileHashes.of(floe.warehouse())).as("nothing read for it changed").isEqualTo(before);
+    JsonNode kept =
+        AuthHttp.expect(
+                200, floe.uri(), "POST", route, floe.adminToken(), "{\"clean-files\":false}")
+            .json();
+    assertThat(kept.path("deleted-files").asLong()).isZero();
+  }
+
   /** {@code floe maintenance <args>} as the admin, which must succeed; what it printed. */
   private static String cli(FloeProcess floe, String... args) {
     List<String> all = new ArrayList<>(List.of("maintenance"));
