@@ -240,19 +240,18 @@ public final class FloeServer implements AutoCloseable {
                 .setEventLoopPoolSize(Math.max(2, Runtime.getRuntime().availableProcessors())));
     HttpServerOptions options = serverOptions();
     http = vertx.createHttpServer(options);
-    ConnectionLimits limits = new ConnectionLimits(vertx, config.http());
-    connectionLimits = limits;
+    connectionLimits = new ConnectionLimits(vertx, config.http());
     http.connectionHandler(
         connection -> {
           StrictRequestDecoder.install(connection, options);
-          limits.onConnection(connection);
+          connectionLimits.onConnection(connection);
         });
     ConsoleFiles console = new ConsoleFiles(config.auth());
     // Listen first (the port is needed for Kafka Streams' application.server); answer 503 until
     // ready.
     http.requestHandler(
         request -> {
-          limits.onRequest(request);
+          connectionLimits.onRequest(request);
           if (console.handle(request)) {
             return;
           }

@@ -115,19 +115,19 @@ final class SnapshotExpiry {
     ExpiredFiles cleanup =
         new ExpiredFiles(ops::io, catalog.metadataFiles().locations(), held, dryRun);
     BaseTable iceberg = new BaseTable(ops, "floe." + subject.table());
-    // The rules choose the snapshots; naming them again makes Iceberg clean up by reachability
-    // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
-    // expire_snapshots does, rather than by the main branch's history, which keeps the files the
-    // oldest remaining snapshot deleted until it is expired too.
-    if (cleanFiles) {
-      requireConfined(ops.current(), held);
-    }
     List<Snapshot> before;
     for (int plan = 1; ; plan++) {
+      // The rules choose the snapshots; naming them again makes Iceberg clean up by reachability
+      // (what remains reaches is kept, all else the removed ones reached goes), as Spark's
+      // expire_snapshots does, rather than by the main branch's history, which keeps the files the
+      // oldest remaining snapshot deleted until it is expired too.
       Set<Long> chosen = new HashSet<>();
       rules(iceberg.expireSnapshots().cleanExpiredFiles(false), olderThanMs, retainLast)
           .apply()
           .forEach(snapshot -> chosen.add(snapshot.snapshotId()));
+      if (cleanFiles && !chosen.isEmpty()) {
+        requireConfined(ops.current(), held); // read only when the clean-up will read them
+      }
       ExpireSnapshots expiry =
           rules(
               iceberg.expireSnapshots().cleanExpiredFiles(cleanFiles).deleteWith(cleanup::delete),
@@ -281,6 +281,9 @@ final class SnapshotExpiry {
         current = metadata;
         committed = true;
         return;
+      }
+      if (metadata.changes().isEmpty()) {
+        return; // nothing to expire: no command (a scheduled round sends none for such a table)
       }
       // Every ref of the base must still be where it was: a commit that moved one meanwhile (a
       // rollback to a snapshot being expired, say) fails this one, which is planned again.

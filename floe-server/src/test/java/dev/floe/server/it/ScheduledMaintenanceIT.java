@@ -1,5 +1,7 @@
 package dev.floe.server.it;
 
+import static dev.floe.server.it.support.DataFileEntries.path;
+import static dev.floe.server.it.support.DataFileEntries.written;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -7,27 +9,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.events.event.CatalogEvent;
 import dev.floe.events.event.TableMaintainedEvent;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.Browser;
+import dev.floe.server.it.support.FloeCommand;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.Waits;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -156,7 +148,16 @@ class ScheduledMaintenanceIT {
     assertThat(operation.path("identifier").path("name").asText()).isEqualTo("kept");
     assertThat(operation.path("expired-snapshots").asInt()).isEqualTo(2);
 
-    assertThat(cli("status", "--warehouse", "default", "--table", "sched.kept", "--token", writer))
+    assertThat(
+            FloeCommand.succeeds(
+                floe.uri(),
+                writer,
+                "maintenance",
+                "status",
+                "--warehouse",
+                "default",
+                "--table",
+                "sched.kept"))
         .startsWith("scheduled every PT2S: floe.warehouse.default.maintenance=opted-in")
         .contains("(schedule, by floe-maintenance): 2 snapshots expired, 1 remain");
   }
@@ -192,49 +193,14 @@ class ScheduledMaintenanceIT {
 
   /** An append, another, and an overwrite that removes the first file: answers that file. */
   private static Path threeCommits(Table table) {
-    DataFile first = placed(table);
+    DataFile first = written(table, "x");
     table.newFastAppend().appendFile(first).commit();
-    table.newFastAppend().appendFile(placed(table)).commit();
-    table.newOverwrite().deleteFile(first).addFile(placed(table)).commit();
+    table.newFastAppend().appendFile(written(table, "x")).commit();
+    table.newOverwrite().deleteFile(first).addFile(written(table, "x")).commit();
     return path(first.location());
-  }
-
-  private static DataFile placed(Table table) {
-    String location = table.location() + "/data/" + UUID.randomUUID() + ".parquet";
-    Path file = path(location);
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, "bytes");
-      return DataFiles.builder(table.spec())
-          .withPath(location)
-          .withFileSizeInBytes(Files.size(file))
-          .withRecordCount(1)
-          .build();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
   }
 
   private static JsonNode status(String token, String route) {
     return AuthHttp.expect(200, floe.uri(), "GET", route, token, null).json();
-  }
-
-  private static String cli(String... args) {
-    List<String> all = new ArrayList<>(List.of("maintenance"));
-    all.addAll(List.of(args));
-    all.addAll(List.of("--url", floe.uri()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit =
-        Main.run(
-            all.toArray(new String[0]),
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
-    return out.toString(StandardCharsets.UTF_8);
-  }
-
-  private static Path path(String location) {
-    return Path.of(URI.create(location.replaceFirst("^file:/+", "file:///")));
   }
 }

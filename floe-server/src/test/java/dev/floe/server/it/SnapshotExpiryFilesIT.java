@@ -1,5 +1,9 @@
 package dev.floe.server.it;
 
+import static dev.floe.server.it.support.DataFileEntries.path;
+import static dev.floe.server.it.support.DataFileEntries.placed;
+import static dev.floe.server.it.support.DataFileEntries.positionDeletes;
+import static dev.floe.server.it.support.DataFileEntries.written;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,7 +15,6 @@ import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.SharedFloe;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,9 +31,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.DataFiles;
-import org.apache.iceberg.DeleteFile;
-import org.apache.iceberg.FileMetadata;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
@@ -80,13 +80,13 @@ class SnapshotExpiryFilesIT {
           catalog.createTable(
               name, SCHEMA, SPEC, Map.of("commit.manifest.min-count-to-merge", "2"));
       table = t.location();
-      DataFile a1 = write(t, "a");
-      DataFile a2 = write(t, "b");
+      DataFile a1 = written(t, "a");
+      DataFile a2 = written(t, "b");
       t.newFastAppend().appendFile(a1).appendFile(a2).commit();
-      DataFile a3 = write(t, "a");
+      DataFile a3 = written(t, "a");
       t.newAppend().appendFile(a3).commit(); // merges the manifests
       long tagged = t.currentSnapshot().snapshotId();
-      t.newOverwrite().deleteFile(a1).addFile(write(t, "a")).commit();
+      t.newOverwrite().deleteFile(a1).addFile(written(t, "a")).commit();
       t.newRowDelta().addDeletes(positionDeletes(t, "b")).commit();
       t.manageSnapshots().createTag("keep", tagged).commit();
       t.newDelete().deleteFile(a3).commit();
@@ -95,11 +95,11 @@ class SnapshotExpiryFilesIT {
       DataFile stray = placed(t, outside, "b");
       t.newFastAppend().appendFile(stray).commit();
       t.newDelete().deleteFile(stray).commit();
-      t.newFastAppend().appendFile(write(t, "c")).commit();
-      t.newFastAppend().appendFile(write(t, "c")).commit();
+      t.newFastAppend().appendFile(written(t, "c")).commit();
+      t.newFastAppend().appendFile(written(t, "c")).commit();
       // Another table beside it: untouched.
       Table other = catalog.createTable(TableIdentifier.of("reclaim", "other"), SCHEMA, SPEC);
-      other.newFastAppend().appendFile(write(other, "a")).commit();
+      other.newFastAppend().appendFile(written(other, "a")).commit();
       t.refresh();
       before = reachable(t);
       for (Snapshot snapshot : t.snapshots()) {
@@ -188,7 +188,7 @@ class SnapshotExpiryFilesIT {
     try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
       catalog.createNamespace(name.namespace());
       Table t = catalog.createTable(name, SCHEMA, SPEC, Map.of("commit.retry.num-retries", "20"));
-      t.newFastAppend().appendFile(write(t, "a")).commit();
+      t.newFastAppend().appendFile(written(t, "a")).commit();
     }
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService writers = Executors.newFixedThreadPool(2);
@@ -247,7 +247,7 @@ class SnapshotExpiryFilesIT {
                   "write.metadata.delete-after-commit.enabled", "true",
                   "write.metadata.previous-versions-max", "2"));
       for (int i = 0; i < 5; i++) {
-        t.newFastAppend().appendFile(write(t, "a")).commit();
+        t.newFastAppend().appendFile(written(t, "a")).commit();
       }
       metadataDir = path(t.location() + "/metadata");
       TableMetadata current = ((HasTableOperations) t).operations().current();
@@ -308,7 +308,7 @@ class SnapshotExpiryFilesIT {
             if (!live.isEmpty()) {
               t.newOverwrite()
                   .deleteFile(live.get(random.nextInt(live.size())))
-                  .addFile(write(t, "b"))
+                  .addFile(written(t, "b"))
                   .commit();
             }
           } else if (op == 1) {
@@ -316,7 +316,7 @@ class SnapshotExpiryFilesIT {
             t.snapshots().forEach(s -> ids.add(s.snapshotId()));
             t.manageSnapshots().rollbackTo(ids.get(random.nextInt(ids.size()))).commit();
           } else {
-            t.newAppend().appendFile(write(t, "a")).commit();
+            t.newAppend().appendFile(written(t, "a")).commit();
           }
           commits++;
         } catch (RuntimeException e) {
@@ -365,60 +365,10 @@ class SnapshotExpiryFilesIT {
     return spelled;
   }
 
-  /** A data file entry whose file exists, under the table's {@code data/}. */
-  private static DataFile write(Table table, String category) {
-    return placed(
-        table,
-        table.location() + "/data/category=" + category + "/" + UUID.randomUUID() + ".parquet",
-        category);
-  }
-
-  private static DataFile placed(Table table, String location, String category) {
-    long size = bytes(location);
-    return DataFiles.builder(table.spec())
-        .withPath(location)
-        .withFileSizeInBytes(size)
-        .withRecordCount(1)
-        .withPartitionPath("category=" + category)
-        .build();
-  }
-
-  private static DeleteFile positionDeletes(Table table, String category) {
-    String location =
-        table.location()
-            + "/data/category="
-            + category
-            + "/"
-            + UUID.randomUUID()
-            + "-deletes.parquet";
-    return FileMetadata.deleteFileBuilder(table.spec())
-        .ofPositionDeletes()
-        .withPath(location)
-        .withFileSizeInBytes(bytes(location))
-        .withRecordCount(1)
-        .withPartitionPath("category=" + category)
-        .build();
-  }
-
-  private static long bytes(String location) {
-    Path file = path(location);
-    try {
-      Files.createDirectories(file.getParent());
-      Files.writeString(file, "bytes of " + file.getFileName());
-      return Files.size(file);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   private static Set<String> files(JsonNode answer) {
     assertThat(answer.path("files-truncated").asBoolean()).isFalse();
     Set<String> files = new TreeSet<>();
     answer.path("files").forEach(file -> files.add(path(file.asText()).toUri().toString()));
     return files;
-  }
-
-  private static Path path(String location) {
-    return Path.of(URI.create(location.replaceFirst("^file:/+", "file:///")));
   }
 }

@@ -4,19 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.floe.infra.testing.FloeProcess;
-import dev.floe.server.Main;
 import dev.floe.server.it.support.AuthHttp;
 import dev.floe.server.it.support.DataFileEntries;
 import dev.floe.server.it.support.FileHashes;
+import dev.floe.server.it.support.FloeCommand;
 import dev.floe.server.it.support.PlannedTasks;
 import dev.floe.server.it.support.RestClients;
 import dev.floe.server.it.support.ServerEvents;
 import dev.floe.server.it.support.SharedFloe;
 import dev.floe.server.it.support.Waits;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -229,19 +226,31 @@ class TableMaintenanceIT {
             + "\",\"summary\":{\"operation\":\"append\"},\"schema-id\":0}},"
             + "{\"action\":\"set-snapshot-ref\",\"ref-name\":\"main\",\"snapshot-id\":4242,"
             + "\"type\":\"branch\"}]}");
+    try (RESTCatalog catalog = RestClients.connect(floe.uri(), Map.of("token", writer))) {
+      Table a = catalog.loadTable(TableIdentifier.of("confined", "a"));
+      a.newFastAppend().appendFile(DataFileEntries.of(a, "y")).commit(); // 4242 may expire now
+    }
     Map<String, String> before = FileHashes.of(floe.warehouse());
     String route =
         "/management/v1/warehouses/default/namespaces/confined/tables/a/expire-snapshots";
+    String expire = "{\"retain-last\":1,\"older-than-ms\":" + System.currentTimeMillis() + "%s}";
 
-    JsonNode refused = AuthHttp.send(floe.uri(), "POST", route, floe.adminToken(), "{}").json();
+    JsonNode refused =
+        AuthHttp.send(floe.uri(), "POST", route, floe.adminToken(), expire.formatted("")).json();
     assertThat(refused.path("error").path("code").asInt()).isEqualTo(403);
     assertThat(refused.path("error").path("message").asText())
         .contains("snapshot 4242 names a manifest list or manifest outside the locations");
     assertThat(FileHashes.of(floe.warehouse())).as("nothing read for it changed").isEqualTo(before);
     JsonNode kept =
         AuthHttp.expect(
-                200, floe.uri(), "POST", route, floe.adminToken(), "{\"clean-files\":false}")
+                200,
+                floe.uri(),
+                "POST",
+                route,
+                floe.adminToken(),
+                expire.formatted(",\"clean-files\":false"))
             .json();
+    assertThat(ids(kept)).containsExactly(4242L);
     assertThat(kept.path("deleted-files").asLong()).isZero();
   }
 
@@ -249,16 +258,7 @@ class TableMaintenanceIT {
   private static String cli(FloeProcess floe, String... args) {
     List<String> all = new ArrayList<>(List.of("maintenance"));
     all.addAll(List.of(args));
-    all.addAll(List.of("--url", floe.uri(), "--token", floe.adminToken()));
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit =
-        Main.run(
-            all.toArray(new String[0]),
-            new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
-    assertThat(exit).as(err.toString(StandardCharsets.UTF_8)).isZero();
-    return out.toString(StandardCharsets.UTF_8);
+    return FloeCommand.succeeds(floe.uri(), floe.adminToken(), all.toArray(String[]::new));
   }
 
   private static List<Long> ids(JsonNode answer) {
